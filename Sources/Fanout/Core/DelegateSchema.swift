@@ -1,0 +1,70 @@
+/// A description of a delegate protocol that lets every multiplexer strategy
+/// forward it: the protocol's targets, the names of its messages, and one
+/// ``Message`` descriptor per message.
+///
+/// Writing a schema is all a protocol needs to reuse every strategy. For a
+/// view-controller lifecycle observer it reads:
+///
+/// ```swift
+/// enum LifecycleSchema: DelegateSchema {
+///     typealias Target = any LifecycleObserver
+///     typealias Key = LifecycleMessage
+///     static var viewDidAppear: Message<Self, Bool, Void> { .init(.viewDidAppear) { $0.viewDidAppear($1) } }
+///     static var viewDidDisappear: Message<Self, Bool, Void> { .init(.viewDidDisappear) { $0.viewDidDisappear($1) } }
+///     static var messages: [any MessageProtocol<Self>] { [viewDidAppear, viewDidDisappear] }
+/// }
+/// ```
+public protocol DelegateSchema {
+    /// The type of a registered target, usually a class-constrained existential
+    /// such as `any ScrollViewDelegate`.
+    associatedtype Target
+
+    /// The names of the protocol's messages.
+    associatedtype Key: MessageKey
+
+    /// Every message of the protocol, used by the strategies that bind a
+    /// target's messages when it is added and by dynamic forwarding.
+    static var messages: [any MessageProtocol<Self>] { get }
+
+    /// Whether `target` implements the message named `key`: the analog of
+    /// `respondsToSelector:`. Multiplexers read it once, when a target is added.
+    static func responds(_ target: Target, to key: Key) -> Bool
+
+    /// The identity of `target`; two registrations with the same identity are
+    /// the same registration.
+    static func identity(of target: Target) -> ObjectIdentifier
+}
+
+extension DelegateSchema {
+    /// Every target responds to every message unless the schema says otherwise.
+    @inlinable
+    public static func responds(_ target: Target, to key: Key) -> Bool { true }
+
+    /// The identity of the object that `target` refers to.
+    ///
+    /// - Precondition: `Target` is a class or a class-constrained existential.
+    @inlinable
+    public static func identity(of target: Target) -> ObjectIdentifier {
+        ObjectIdentifier(target as AnyObject)
+    }
+
+    /// The messages that `target` responds to.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of message keys.
+    @inlinable
+    public static func respondedMessages(of target: Target) -> MessageSet<Key> {
+        MessageSet { responds(target, to: $0) }
+    }
+
+    /// The descriptor of the message whose selector is `selector`.
+    ///
+    /// - Throws: ``ForwardingError/unrecognizedSelector(_:known:)`` when the
+    ///   protocol has no message with that selector.
+    /// - Complexity: O(*k*), where *k* is the number of messages.
+    public static func message(forSelector selector: String) throws(ForwardingError) -> any MessageProtocol<Self> {
+        guard let message = messages.first(where: { $0.key.rawValue == selector }) else {
+            throw .unrecognizedSelector(selector, known: Key.allCases.map(\.rawValue))
+        }
+        return message
+    }
+}

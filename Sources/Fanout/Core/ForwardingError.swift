@@ -1,0 +1,53 @@
+/// Why a dynamically forwarded message could not be delivered.
+///
+/// Every case names the selector and what was expected, so the message of a
+/// failed `forward(_:arguments:)` call says how to fix it.
+public enum ForwardingError: Error, Equatable, CustomStringConvertible {
+    /// The protocol has no message with this selector.
+    case unrecognizedSelector(String, known: [String])
+    /// The message takes a different number of arguments.
+    case wrongArgumentCount(selector: String, expected: Int, actual: Int, expectedTypes: [String])
+    /// An argument has the wrong type.
+    case wrongArgumentType(selector: String, position: Int, expected: String, actual: String)
+
+    /// A sentence naming the selector and what was expected.
+    public var description: String {
+        switch self {
+        case let .unrecognizedSelector(selector, known):
+            "unrecognized selector '\(selector)'; known selectors: \(known.joined(separator: ", "))"
+        case let .wrongArgumentCount(selector, expected, actual, types):
+            "'\(selector)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(types.joined(separator: ", "))), got \(actual)"
+        case let .wrongArgumentType(selector, position, expected, actual):
+            "'\(selector)' argument \(position) must be \(expected), got \(actual)"
+        }
+    }
+}
+
+/// Dynamically typed arguments whose count has been checked against a
+/// message's signature.
+@usableFromInline
+internal struct ArgumentList {
+    @usableFromInline let values: [Any]
+    @usableFromInline let selector: String
+
+    @usableFromInline
+    init(_ values: [Any], selector: String, expecting types: [Any.Type]) throws(ForwardingError) {
+        guard values.count == types.count else {
+            throw .wrongArgumentCount(
+                selector: selector, expected: types.count, actual: values.count,
+                expectedTypes: types.map { String(reflecting: $0) })
+        }
+        self.values = values
+        self.selector = selector
+    }
+
+    @usableFromInline
+    func value<T>(at position: Int, as type: T.Type) throws(ForwardingError) -> T {
+        guard let value = values[position] as? T else {
+            throw .wrongArgumentType(
+                selector: selector, position: position, expected: String(reflecting: T.self),
+                actual: String(reflecting: Swift.type(of: values[position])))
+        }
+        return value
+    }
+}

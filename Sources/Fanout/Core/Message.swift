@@ -1,0 +1,103 @@
+/// A type-erasable view of a ``Message`` descriptor, used where a schema lists
+/// all of its messages.
+public protocol MessageProtocol<Schema> {
+    /// The delegate protocol this message belongs to.
+    associatedtype Schema: DelegateSchema
+    /// The message's arguments: a single value, a tuple, or `Void`.
+    associatedtype Arguments
+    /// What a target answers.
+    associatedtype Result
+
+    /// The message's name.
+    var key: Schema.Key { get }
+
+    /// Sends the message to one target.
+    func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result
+
+    /// Unpacks dynamically typed arguments, as `forwardInvocation:` would.
+    ///
+    /// - Throws: ``ForwardingError`` naming the selector and what was expected
+    ///   when the count or a type is wrong.
+    func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
+}
+
+/// A descriptor of one message of a delegate protocol: its name and how to
+/// send it to one target.
+///
+/// A descriptor is the one line of glue a protocol writes per message. Declare
+/// it as an `@inlinable` computed static property of the schema so that the
+/// optimizer sees the call and dispatch through it costs nothing extra:
+///
+/// ```swift
+/// @inlinable static var didScroll: Message<Self, ScrollView, Void> {
+///     .init(.didScroll) { $0.scrollViewDidScroll($1) }
+/// }
+/// ```
+@frozen
+public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtocol {
+    /// The message's name.
+    public let key: Schema.Key
+
+    @usableFromInline
+    internal let body: (Schema.Target, Arguments) -> Result
+
+    @usableFromInline
+    internal let unpacker: (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
+
+    @inlinable
+    internal init(
+        key: Schema.Key,
+        body: @escaping (Schema.Target, Arguments) -> Result,
+        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
+    ) {
+        self.key = key
+        self.body = body
+        self.unpacker = unpacker
+    }
+
+    /// Sends the message to one target.
+    ///
+    /// - Complexity: O(1) plus the target's own work.
+    @inlinable
+    @inline(__always)
+    public func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result {
+        body(target, arguments)
+    }
+
+    /// Unpacks dynamically typed arguments.
+    ///
+    /// - Complexity: O(*a*), where *a* is the number of arguments.
+    @inlinable
+    public func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments {
+        try unpacker(arguments, key.rawValue)
+    }
+}
+
+extension Message {
+    /// Describes a message with no arguments besides the target.
+    @inlinable
+    public init(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result) where Arguments == Void {
+        self.init(key: key, body: { target, _ in body(target) }) { arguments, selector throws(ForwardingError) in
+            _ = try ArgumentList(arguments, selector: selector, expecting: [])
+        }
+    }
+
+    /// Describes a message with one argument.
+    @inlinable
+    public init(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result) {
+        self.init(key: key, body: body) { arguments, selector throws(ForwardingError) in
+            let list = try ArgumentList(arguments, selector: selector, expecting: [Arguments.self])
+            return try list.value(at: 0, as: Arguments.self)
+        }
+    }
+
+    /// Describes a message with two arguments.
+    @inlinable
+    public init<A, B>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result) where Arguments == (A, B) {
+        self.init(key: key, body: { target, arguments in body(target, arguments.0, arguments.1) }) {
+            arguments, selector throws(ForwardingError) in
+            let list = try ArgumentList(arguments, selector: selector, expecting: [A.self, B.self])
+            return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
+        }
+    }
+}

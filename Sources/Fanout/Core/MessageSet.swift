@@ -1,0 +1,45 @@
+/// A set of message keys stored as a 64-bit mask: which messages a target
+/// responds to.
+///
+/// - Complexity: Every operation is O(1).
+@frozen
+public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
+    /// Bit *i* is set when the key with ordinal *i* is a member.
+    public var bits: UInt64
+
+    /// Creates an empty set.
+    @inlinable
+    public init() { bits = 0 }
+
+    /// Creates the set of keys for which `isMember` returns `true`.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of keys.
+    @inlinable
+    public init(where isMember: (Key) throws -> Bool) rethrows {
+        bits = 0
+        for key in Key.allCases where try isMember(key) { insert(key) }
+    }
+
+    /// Whether `key` is in the set.
+    @inlinable
+    public func contains(_ key: Key) -> Bool {
+        bits & Self.bit(key) != 0
+    }
+
+    /// Adds `key` to the set.
+    @inlinable
+    public mutating func insert(_ key: Key) {
+        bits |= Self.bit(key)
+    }
+
+    /// Whether the set has no members.
+    @inlinable
+    public var isEmpty: Bool { bits == 0 }
+
+    @inlinable
+    internal static func bit(_ key: Key) -> UInt64 {
+        let ordinal = key.ordinal
+        precondition(ordinal >= 0 && ordinal < 64, "MessageSet holds at most 64 keys")
+        return 1 &<< UInt64(ordinal)
+    }
+}

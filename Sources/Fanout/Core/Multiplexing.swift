@@ -1,0 +1,86 @@
+/// A multiplexer for any delegate protocol described by a ``DelegateSchema``:
+/// the generic interface that every dispatch strategy implements.
+///
+/// A strategy provides registration and one primitive, ``deliver(_:_:while:)``;
+/// the ways of combining answers (``send(_:_:)``, ``askAll(_:_:)`` and
+/// ``askUntilAnswered(_:_:)``) are written once, here.
+///
+/// Semantics shared by every strategy (checked by one conformance suite):
+/// - delivery in registration order, to targets that responded to the message
+///   when they were added;
+/// - a delivery reaches exactly the targets registered when it began: a target
+///   added during a delivery first receives the next message, a target removed
+///   during a delivery still receives the message in flight;
+/// - callbacks may send further messages through the same multiplexer.
+public protocol Multiplexing<Schema>: AnyObject {
+    /// The delegate protocol this multiplexer forwards.
+    associatedtype Schema: DelegateSchema
+
+    /// Creates a multiplexer with no targets.
+    init()
+
+    /// Registers `target`; registering a registered target does nothing.
+    /// `Schema.responds(_:to:)` is read now, once per message.
+    func add(_ target: Schema.Target)
+
+    /// Unregisters `target`; unregistering an unknown target does nothing.
+    func remove(_ target: Schema.Target)
+
+    /// The number of registered targets.
+    var count: Int { get }
+
+    /// Whether any registered target responds to the message named `key`.
+    func responds(to key: Schema.Key) -> Bool
+
+    /// Sends `message` to each registered target that responds to it, in
+    /// registration order, for as long as `shouldContinue` returns `true` for
+    /// the answers.
+    func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    )
+}
+
+extension Multiplexing {
+    /// Sends a message that has no answer to every responding target.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    public func send<Arguments>(_ message: Message<Schema, Arguments, Void>, _ arguments: Arguments) {
+        deliver(message, arguments) { _ in true }
+    }
+
+    /// Asks every responding target, in order and without short-circuit, and
+    /// answers whether all of them said `true`; `true` when none responds.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
+        var answer = true
+        deliver(message, arguments) { reply in
+            answer = answer && reply
+            return true
+        }
+        return answer
+    }
+
+    /// Asks responding targets in order until one gives a non-`nil` answer,
+    /// which wins; later targets are not asked. `nil` when none answers.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    public func askUntilAnswered<Arguments, Answer>(
+        _ message: Message<Schema, Arguments, Answer?>, _ arguments: Arguments
+    ) -> Answer? {
+        var answer: Answer?
+        deliver(message, arguments) { reply in
+            answer = reply
+            return reply == nil
+        }
+        return answer
+    }
+}

@@ -1,0 +1,40 @@
+/// The ways a multiplexer can store its targets and dispatch to them.
+///
+/// ```swift
+/// for strategy in DispatchStrategy.allCases {
+///     let multiplexer = strategy.makeMultiplexer()
+///     ...
+/// }
+/// ```
+public enum DispatchStrategy: String, CaseIterable, Sendable {
+    /// ``ExistentialArrayMultiplexer``: one array of protocol existentials.
+    case existentialArray
+    /// ``ClosureTableMultiplexer``: per-message tables of closures bound at `add`.
+    case closureTable
+    /// ``SelectorDictionaryMultiplexer``: handlers keyed by selector string,
+    /// invoked with boxed arguments.
+    case selectorDictionary
+
+    /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
+    public func makeMultiplexer() -> any ScrollViewMultiplexer {
+        switch self {
+        case .existentialArray: ExistentialArrayMultiplexer<ScrollViewSchema>()
+        case .closureTable: ClosureTableMultiplexer<ScrollViewSchema>()
+        case .selectorDictionary: SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        }
+    }
+
+    /// A new, empty multiplexer for any delegate protocol described by `schema`.
+    public func makeMultiplexer<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema> {
+        multiplexerType(for: schema).init()
+    }
+
+    /// The generic multiplexer class implementing this strategy for `schema`.
+    public func multiplexerType<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema>.Type {
+        switch self {
+        case .existentialArray: ExistentialArrayMultiplexer<Schema>.self
+        case .closureTable: ClosureTableMultiplexer<Schema>.self
+        case .selectorDictionary: SelectorDictionaryMultiplexer<Schema>.self
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// A model of `UIScrollViewDelegate` (UIKit is not available on Linux): the
+/// protocol a ``ScrollView`` talks to, and that multiplexers forward.
+///
+/// Every method has a default in a protocol extension (no-op, `true`, `nil`),
+/// and ``responds(to:)`` defaults to `true`, so a target implements only what
+/// it needs: the Swift stand-in for `@optional` methods. A target that wants
+/// the sender to skip a message, as `respondsToSelector:` would, overrides
+/// ``responds(to:)``.
+public protocol ScrollViewDelegate: AnyObject {
+    /// The content offset changed.
+    func scrollViewDidScroll(_ scrollView: ScrollView)
+    /// The user lifted their finger; the view keeps moving when `decelerate` is `true`.
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
+    /// Whether the view may scroll to the top.
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
+    /// The view to scale when zooming, if any.
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject?
+    /// Whether this delegate implements `message`: the analog of `respondsToSelector:`.
+    func responds(to message: ScrollViewMessage) -> Bool
+}
+
+extension ScrollViewDelegate {
+    /// Does nothing.
+    public func scrollViewDidScroll(_ scrollView: ScrollView) {}
+    /// Does nothing.
+    public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {}
+    /// Allows scrolling to the top.
+    public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { true }
+    /// Offers no view.
+    public func viewForZooming(in scrollView: ScrollView) -> AnyObject? { nil }
+    /// Responds to every message.
+    public func responds(to message: ScrollViewMessage) -> Bool { true }
+}

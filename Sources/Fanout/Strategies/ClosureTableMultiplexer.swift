@@ -1,0 +1,110 @@
+/// A multiplexer that turns each target into closures when it is added, one
+/// per message it responds to, kept in a table indexed by message.
+///
+/// ```swift
+/// let multiplexer = ClosureTableMultiplexer<ScrollViewSchema>()
+/// multiplexer.add(zoomBehavior)   // binds only the messages it implements
+/// ```
+///
+/// Dispatch indexes the table by the message's ordinal and calls only the
+/// closures of targets that respond, so sparse responders cost nothing.
+public final class ClosureTableMultiplexer<Schema: DelegateSchema>: Multiplexing {
+    @usableFromInline
+    internal var registry = Registry<Schema>()
+
+    /// One list of closures per message ordinal; `nil` until a target binds it.
+    @usableFromInline
+    internal var table = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
+
+    /// Creates a multiplexer with no targets.
+    public init() {}
+
+    /// Registers `target` strongly (its closures capture it), binding one
+    /// closure for each message it responds to; registering it again does nothing.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target) {
+        guard let (id, messages) = registry.insert(target) else { return }
+        for message in Schema.messages where messages.contains(message.key) {
+            bind(message, to: target, id: id)
+        }
+    }
+
+    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
+        let ordinal = message.key.ordinal
+        let list: ClosureList<M.Arguments, M.Result>
+        if let existing = table[ordinal] {
+            guard let typed = existing as? ClosureList<M.Arguments, M.Result> else {
+                preconditionFailure("\(Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
+            }
+            list = typed
+        } else {
+            list = ClosureList()
+            table[ordinal] = list
+        }
+        list.closures.append({ arguments in message.invoke(target, arguments) }, for: id)
+    }
+
+    /// Unregisters `target`, releasing its closures.
+    ///
+    /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
+    ///   the number of messages it responded to.
+    public func remove(_ target: Schema.Target) {
+        guard let (id, messages) = registry.remove(target) else { return }
+        for key in Schema.Key.allCases where messages.contains(key) {
+            table[key.ordinal]?.removeClosure(for: id)
+        }
+    }
+
+    /// The number of registered targets.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { registry.count }
+
+    /// Whether any registered target responds to `key`.
+    ///
+    /// - Complexity: O(1).
+    public func responds(to key: Schema.Key) -> Bool { registry.responds(to: key) }
+
+    /// Calls the closures bound for `message`, in registration order.
+    ///
+    /// - Complexity: O(*r*), where *r* is the number of targets that respond
+    ///   to `message`.
+    @inlinable
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        guard let slot = table[message.key.ordinal] else { return }
+        // The slot was created by `bind` from the schema's descriptor for the
+        // same key, whose argument and result types are these.
+        let snapshot = unsafeDowncast(slot, to: ClosureList<Arguments, Result>.self).closures.entries
+        for entry in snapshot {
+            guard shouldContinue(entry.value(arguments)) else { return }
+        }
+    }
+}
+
+/// The type-erased face of one message's closure list.
+@usableFromInline
+internal class ClosureListBase {
+    @usableFromInline
+    init() {}
+
+    func removeClosure(for id: ObjectIdentifier) {}
+}
+
+/// The closures bound for one message, in registration order.
+@usableFromInline
+internal final class ClosureList<Arguments, Result>: ClosureListBase {
+    @usableFromInline
+    var closures = IdentifiedList<(Arguments) -> Result>()
+
+    @usableFromInline
+    override init() {}
+
+    override func removeClosure(for id: ObjectIdentifier) {
+        closures.remove(id)
+    }
+}

@@ -1,0 +1,75 @@
+/// A multiplexer that stores its targets as protocol existentials in one
+/// array, each with the set of messages it responds to, and calls them in
+/// turn through the protocol's witness table.
+///
+/// ```swift
+/// let multiplexer = ExistentialArrayMultiplexer<ScrollViewSchema>()
+/// multiplexer.add(zoomBehavior)
+/// scrollView.delegate = multiplexer
+/// ```
+///
+/// Every dispatch visits every target and skips those whose mask lacks the
+/// message, so sparse responders still cost one mask test per target.
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Multiplexing {
+    @usableFromInline
+    internal struct Registration {
+        @usableFromInline let target: Schema.Target
+        @usableFromInline let messages: MessageSet<Schema.Key>
+
+        @inlinable
+        init(target: Schema.Target, messages: MessageSet<Schema.Key>) {
+            self.target = target
+            self.messages = messages
+        }
+    }
+
+    @usableFromInline
+    internal var registrations = IdentifiedList<Registration>()
+
+    @usableFromInline
+    internal var registry = Registry<Schema>()
+
+    /// Creates a multiplexer with no targets.
+    public init() {}
+
+    /// Registers `target` strongly; registering it again does nothing.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target) {
+        guard let (id, messages) = registry.insert(target) else { return }
+        registrations.append(Registration(target: target, messages: messages), for: id)
+    }
+
+    /// Unregisters `target`, releasing the multiplexer's reference to it.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets.
+    public func remove(_ target: Schema.Target) {
+        guard let (id, _) = registry.remove(target) else { return }
+        registrations.remove(id)
+    }
+
+    /// The number of registered targets.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { registry.count }
+
+    /// Whether any registered target responds to `key`.
+    ///
+    /// - Complexity: O(1).
+    public func responds(to key: Schema.Key) -> Bool { registry.responds(to: key) }
+
+    /// Calls every registered target that responds to `message`, in order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
+    @inlinable
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        let snapshot = registrations.entries
+        for registration in snapshot where registration.value.messages.contains(message.key) {
+            guard shouldContinue(message.invoke(registration.value.target, arguments)) else { return }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Fanout
+import Testing
+
+@Suite("Dynamic forwarding by selector")
+struct SelectorForwardingTests {
+    let scrollView = ScrollView()
+    let log = Log()
+
+    func makeMultiplexer(_ count: Int = 3) -> (SelectorDictionaryMultiplexer<ScrollViewSchema>, [Probe]) {
+        let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        return (multiplexer, makeProbes(count, in: multiplexer, log: log) { id in
+            id == 1 ? [.didScroll] : Set(ScrollViewMessage.allCases)
+        })
+    }
+
+    @Test("forwards every known selector to the responding targets")
+    func forwardsKnownSelectors() throws {
+        let (multiplexer, probes) = makeMultiplexer()
+        probes[2].scrollToTopAnswer = false
+        let zoom = SilentTarget()
+        probes[0].zoomAnswer = zoom
+
+        #expect(try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView]).count == 3)
+        #expect(try multiplexer.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView, true])
+            .count == 2)
+        let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
+        #expect(answers.map { $0 as? Bool } == [true, false])
+        let views = try multiplexer.forward("viewForZoomingInScrollView:", arguments: [scrollView])
+        #expect(views.count == 2)
+        #expect(views[0] as AnyObject? === zoom)
+        #expect(views[1] == nil, "a nil answer reads as nil")
+        expectDeliveries(log, .didScroll, [0, 1, 2])
+        expectDeliveries(log, .didEndDragging, [0, 2])
+        #expect(log.deliveries.filter { $0.message == .didEndDragging }.allSatisfy { $0.detail == "true" })
+    }
+
+    @Test("responds(toSelector:) reflects the registered targets")
+    func respondsToSelector() {
+        let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        #expect(!multiplexer.responds(toSelector: "scrollViewDidScroll:"))
+        let probe = Probe(0, log: log, responders: [.didScroll])
+        multiplexer.add(probe)
+        #expect(multiplexer.responds(toSelector: "scrollViewDidScroll:"))
+        #expect(!multiplexer.responds(toSelector: "viewForZoomingInScrollView:"))
+        #expect(!multiplexer.responds(toSelector: "tableView:didSelectRowAtIndexPath:"))
+        multiplexer.remove(probe)
+        #expect(!multiplexer.responds(toSelector: "scrollViewDidScroll:"))
+    }
+
+    @Test("a known selector without responders returns no answers")
+    func knownSelectorWithoutResponders() throws {
+        let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        #expect(try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView]).isEmpty)
+    }
+
+    @Test("an unknown selector throws an error naming it and the known ones")
+    func unknownSelector() {
+        let (multiplexer, _) = makeMultiplexer()
+        let error = #expect(throws: ForwardingError.self) {
+            try multiplexer.forward("scrollViewDidZoom:", arguments: [scrollView])
+        }
+        #expect(error == .unrecognizedSelector("scrollViewDidZoom:", known: ScrollViewMessage.allCases.map(\.rawValue)))
+        #expect(error?.description.contains("unrecognized selector 'scrollViewDidZoom:'") == true)
+        #expect(error?.description.contains("scrollViewDidScroll:") == true)
+        #expect(log.deliveries.isEmpty)
+    }
+
+    @Test("a wrong argument count throws an error naming the selector and the expected signature",
+          arguments: [0, 2])
+    func wrongArgumentCount(argumentCount: Int) {
+        let (multiplexer, _) = makeMultiplexer()
+        let arguments: [Any] = [scrollView, true].prefix(argumentCount).map { $0 }
+        let error = #expect(throws: ForwardingError.self) {
+            try multiplexer.forward("scrollViewDidScroll:", arguments: arguments)
+        }
+        #expect(error?.description == "'scrollViewDidScroll:' takes 1 argument (Fanout.ScrollView), got \(arguments.count)")
+        #expect(log.deliveries.isEmpty)
+    }
+
+    @Test("a wrong argument type throws an error naming the position and both types")
+    func wrongArgumentType() {
+        let (multiplexer, _) = makeMultiplexer()
+        let error = #expect(throws: ForwardingError.self) {
+            try multiplexer.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView, "yes"])
+        }
+        #expect(error == .wrongArgumentType(
+            selector: "scrollViewDidEndDragging:willDecelerate:", position: 1, expected: "Swift.Bool", actual: "Swift.String"))
+        #expect(error?.description == "'scrollViewDidEndDragging:willDecelerate:' argument 1 must be Swift.Bool, got Swift.String")
+        let two = #expect(throws: ForwardingError.self) {
+            try multiplexer.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView])
+        }
+        #expect(two?.description == "'scrollViewDidEndDragging:willDecelerate:' takes 2 arguments (Fanout.ScrollView, Swift.Bool), got 1")
+        #expect(log.deliveries.isEmpty)
+    }
+}

@@ -1,0 +1,87 @@
+import Fanout
+import Testing
+
+/// One delivery seen by a probe.
+struct Delivery: Equatable, CustomStringConvertible {
+    var target: Int
+    var message: ScrollViewMessage
+    var detail: String = ""
+
+    var description: String { "\(target).\(message)\(detail.isEmpty ? "" : "(\(detail))")" }
+}
+
+/// A shared, ordered record of deliveries and deallocations.
+final class Log {
+    var deliveries: [Delivery] = []
+    var deallocated: [Int] = []
+
+    func targets(of message: ScrollViewMessage) -> [Int] {
+        deliveries.filter { $0.message == message }.map(\.target)
+    }
+}
+
+/// An instrumented target: records every message with its arguments, answers
+/// as configured, can run a hook inside a callback (to mutate the multiplexer
+/// or send another message), and records its own deallocation.
+final class Probe: ScrollViewDelegate {
+    let id: Int
+    let log: Log
+    var responders: Set<ScrollViewMessage>
+    var scrollToTopAnswer = true
+    var zoomAnswer: AnyObject?
+    /// Runs inside `scrollViewDidScroll(_:)` after the delivery is recorded.
+    var onDidScroll: ((Probe) -> Void)?
+
+    init(_ id: Int, log: Log, responders: Set<ScrollViewMessage> = Set(ScrollViewMessage.allCases)) {
+        self.id = id
+        self.log = log
+        self.responders = responders
+    }
+
+    deinit { log.deallocated.append(id) }
+
+    func responds(to message: ScrollViewMessage) -> Bool { responders.contains(message) }
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        log.deliveries.append(Delivery(target: id, message: .didScroll, detail: "\(scrollView.contentOffset)"))
+        onDidScroll?(self)
+    }
+
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        log.deliveries.append(Delivery(target: id, message: .didEndDragging, detail: "\(decelerate)"))
+    }
+
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        log.deliveries.append(Delivery(target: id, message: .shouldScrollToTop))
+        return scrollToTopAnswer
+    }
+
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        log.deliveries.append(Delivery(target: id, message: .viewForZooming))
+        return zoomAnswer
+    }
+}
+
+/// A target that implements nothing and relies on every default.
+final class SilentTarget: ScrollViewDelegate {}
+
+/// A multiplexer of `strategy` holding probes `0 ..< count`, which it returns
+/// so the caller keeps them alive.
+func makeProbes(
+    _ count: Int, in multiplexer: any ScrollViewMultiplexer, log: Log,
+    responders: (Int) -> Set<ScrollViewMessage> = { _ in Set(ScrollViewMessage.allCases) }
+) -> [Probe] {
+    (0..<count).map { id in
+        let probe = Probe(id, log: log, responders: responders(id))
+        multiplexer.add(probe)
+        return probe
+    }
+}
+
+/// Checks that `log` saw `expected` deliveries of `message`, in order.
+func expectDeliveries(
+    _ log: Log, _ message: ScrollViewMessage, _ expected: [Int],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(log.targets(of: message) == expected, sourceLocation: sourceLocation)
+}
