@@ -6,13 +6,22 @@ let package = Package(
     products: [
         // MARK: - Public products
         .library(name: "Fanout", targets: ["Fanout"]),
+        .library(name: "Microbench", targets: ["Microbench"]),
+        .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
         // MARK: - Library
         .target(name: "Fanout"),
 
+        // MARK: - Benchmark harness and suite
+        .target(name: "MicrobenchCounters"),
+        .target(name: "Microbench", dependencies: ["MicrobenchCounters"]),
+        .executableTarget(name: "bench", dependencies: ["Fanout", "Microbench"], path: "Benchmarks/bench"),
+
         // MARK: - Tests
         .testTarget(name: "FanoutTests", dependencies: ["Fanout"]),
+        // Optimized even in debug builds, so that a test that makes k runtime calls makes exactly k.
+        .testTarget(name: "MicrobenchTests", dependencies: ["Microbench"], swiftSettings: [.unsafeFlags(["-O"])]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,6 +48,7 @@ extension Multiplexing {
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy
     ///   visits for this message.
     @inlinable
+    @inline(__always)
     public func send<Arguments>(_ message: Message<Schema, Arguments, Void>, _ arguments: Arguments) {
         deliver(message, arguments) { _ in true }
     }
@@ -58,6 +59,7 @@ extension Multiplexing {
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy
     ///   visits for this message.
     @inlinable
+    @inline(__always)
     public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
         var answer = true
         deliver(message, arguments) { reply in
@@ -73,6 +75,7 @@ extension Multiplexing {
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy
     ///   visits for this message.
     @inlinable
+    @inline(__always)
     public func askUntilAnswered<Arguments, Answer>(
         _ message: Message<Schema, Arguments, Answer?>, _ arguments: Arguments
     ) -> Answer? {

@@ -71,6 +71,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: Multiplexing
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to `message`.
     @inlinable
+    @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>,
         _ arguments: Arguments,

@@ -62,14 +62,15 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Multiple
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
     @inlinable
+    @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>,
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
         let snapshot = registrations.entries
-        for registration in snapshot where registration.value.messages.contains(message.key) {
-            guard shouldContinue(message.invoke(registration.value.target, arguments)) else { return }
+        for entry in snapshot where entry.value.messages.contains(message.key) {
+            guard shouldContinue(message.invoke(entry.value.target, arguments)) else { return }
         }
     }
 }

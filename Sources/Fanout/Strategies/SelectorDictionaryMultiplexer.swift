@@ -75,6 +75,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Multip
     /// - Complexity: O(*s* + *r*), where *s* is the length of the selector and
     ///   *r* the number of targets that respond to `message`.
     @inlinable
+    @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>,
         _ arguments: Arguments,

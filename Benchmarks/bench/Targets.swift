@@ -1,0 +1,60 @@
+import Fanout
+import Microbench
+
+// The targets every dispatch case fans out to. Two concrete types, made by a
+// factory the optimizer cannot see through, so that a multiplexer's calls stay
+// indirect as they are for real delegates (MEASURING.md: an array of a single
+// concrete type from one module gets devirtualized).
+
+/// A behaviour that counts what it receives. `responds` decides whether it
+/// implements the messages at all (the sparse case).
+final class TallyTarget: ScrollViewDelegate {
+    var tally = 0
+    let responds: Bool
+
+    init(responds: Bool) { self.responds = responds }
+
+    func responds(to message: ScrollViewMessage) -> Bool { responds }
+    func scrollViewDidScroll(_ scrollView: ScrollView) { tally &+= 1 }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}
+
+/// A second target type with the same work, so call sites see two types.
+final class OffsetTarget: ScrollViewDelegate {
+    var lastOffset = 0.0
+    var tally = 0
+    let responds: Bool
+
+    init(responds: Bool) { self.responds = responds }
+
+    func responds(to message: ScrollViewMessage) -> Bool { responds }
+    func scrollViewDidScroll(_ scrollView: ScrollView) { tally &+= 1 }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}
+
+/// Target `index` of a fan-out: alternating types; it responds when
+/// `responds` is true.
+@inline(never)
+func makeTarget(_ index: Int, responds: Bool) -> any ScrollViewDelegate {
+    identity(index).isMultiple(of: 2) ? TallyTarget(responds: responds) : OffsetTarget(responds: responds)
+}
+
+/// The targets of a fan-out of `width`, of which `responders` respond, spread
+/// evenly (every `width / responders`-th target).
+func makeTargets(width: Int, responders: Int) -> [any ScrollViewDelegate] {
+    let stride = width / max(responders, 1)
+    return (0..<width).map { makeTarget($0, responds: $0.isMultiple(of: stride) && $0 / stride < responders) }
+}
+
+/// The floor's target: a concrete `final class` whose calls are static.
+final class FloorTarget {
+    var tally = 0
+    func scrollViewDidScroll(_ scrollView: ScrollView) { tally &+= 1 }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}

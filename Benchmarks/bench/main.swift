@@ -1,0 +1,58 @@
+import Foundation
+import Microbench
+
+// `swift run -c release bench [run|list] [options]`: see BenchOptions.usage.
+
+func fail(_ message: String, showUsage: Bool) -> Never {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    if showUsage { FileHandle.standardError.write(Data("\n\(BenchOptions.usage)\n".utf8)) }
+    exit(2)
+}
+
+let options: BenchOptions
+let selection: Selection
+do {
+    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    selection = try Selection(options)
+} catch {
+    fail(error.message, showUsage: true)
+}
+if options.showsHelp {
+    print(BenchOptions.usage)
+    exit(0)
+}
+
+let cases = selection.cases()
+guard !cases.isEmpty else { fail("no case matches the selection", showUsage: false) }
+
+switch options.subcommand {
+case .list:
+    for benchmarkCase in cases { print(benchmarkCase.name) }
+case .run:
+    var configuration = RunConfiguration()
+    if options.quick {
+        configuration.samples = 6
+        configuration.rounds = 2
+        configuration.sampleTimeMilliseconds = 0.5
+        configuration.warmUpMilliseconds = 2
+    }
+    if let samples = options.samples { configuration.samples = samples }
+    if let rounds = options.rounds { configuration.rounds = rounds }
+    if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
+    let outputPath = options.output ?? (options.isPartial ? "Results/partial.csv" : "Results/results.csv")
+    if !Counters.areAvailable {
+        FileHandle.standardError.write(Data("warning: built without counting hooks; counter columns are empty\n".utf8))
+    }
+    let rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    do {
+        try AtomicFile.write(CSV.render(rows), to: outputPath)
+    } catch {
+        fail("could not write \(outputPath): \(error.localizedDescription)", showUsage: false)
+    }
+    switch options.format {
+    case .table: print(Report.table(rows), terminator: "")
+    case .csv: print(CSV.render(rows), terminator: "")
+    case .json: print(Report.json(rows), terminator: "")
+    }
+    FileHandle.standardError.write(Data("wrote \(rows.count) rows to \(outputPath)\n".utf8))
+}

@@ -1,0 +1,176 @@
+/// The command line of `bench`, parsed by hand in the manner of
+/// swift-argument-parser tools: `--flag value` or `--flag=value`, a usage
+/// error for anything unknown or malformed.
+public struct BenchOptions: Equatable, Sendable {
+    /// What `bench` does.
+    public enum Subcommand: String, CaseIterable, Sendable {
+        /// Measure and report (the default).
+        case run
+        /// List the cases that would run.
+        case list
+    }
+
+    /// What `bench` prints on standard output.
+    public enum Format: String, CaseIterable, Sendable {
+        case table, csv, json
+    }
+
+    public var subcommand: Subcommand = .run
+    /// A regular expression matched against case names (`benchmark/strategy/message/width/responders`).
+    public var filter: String?
+    public var strategies: [String]?
+    public var widths: [Int]?
+    public var messages: [String]?
+    public var quick = false
+    public var samples: Int?
+    public var rounds: Int?
+    public var sampleTimeMilliseconds: Double?
+    public var output: String?
+    public var format: Format = .table
+    public var showsProgress = true
+    public var showsHelp = false
+
+    public init() {}
+
+    /// Whether the options select less than the full matrix.
+    public var isPartial: Bool {
+        filter != nil || strategies != nil || widths != nil || messages != nil || quick
+    }
+
+    /// A command-line mistake, with the message to print above the usage.
+    public struct UsageError: Error, Equatable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// Parses the arguments after the program name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown flag or subcommand, a missing
+    ///   value, or a value that is not what the flag takes.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var sawSubcommand = false
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("-") else {
+                guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
+                    throw UsageError(sawSubcommand
+                        ? "unexpected argument '\(argument)'"
+                        : "unknown subcommand '\(argument)' (expected one of: \(Subcommand.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                options.subcommand = subcommand
+                sawSubcommand = true
+                continue
+            }
+            var flag = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw UsageError("missing value for '\(flag)'")
+                }
+                return next
+            }
+            func noValue() throws(UsageError) {
+                if inlineValue != nil { throw UsageError("'\(flag)' takes no value") }
+            }
+            switch flag {
+            case "--filter":
+                let pattern = try value()
+                do { _ = try Regex(pattern) } catch {
+                    throw UsageError("'--filter' needs a valid regular expression, got '\(pattern)'")
+                }
+                options.filter = pattern
+            case "--strategies": options.strategies = try list(try value(), flag: flag)
+            case "--messages": options.messages = try list(try value(), flag: flag)
+            case "--widths":
+                options.widths = try list(try value(), flag: flag).map { (text) throws(UsageError) -> Int in
+                    guard let width = Int(text), width > 0 else {
+                        throw UsageError("'--widths' takes positive integers, got '\(text)'")
+                    }
+                    return width
+                }
+            case "--samples":
+                let text = try value()
+                guard let samples = Int(text), samples >= 1 else {
+                    throw UsageError("'--samples' takes a positive integer, got '\(text)'")
+                }
+                options.samples = samples
+            case "--rounds":
+                let text = try value()
+                guard let rounds = Int(text), rounds >= 1 else {
+                    throw UsageError("'--rounds' takes a positive integer, got '\(text)'")
+                }
+                options.rounds = rounds
+            case "--sample-time":
+                let text = try value()
+                guard let milliseconds = Double(text), milliseconds > 0, milliseconds.isFinite else {
+                    throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
+                }
+                options.sampleTimeMilliseconds = milliseconds
+            case "--output":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("'--output' needs a path") }
+                options.output = path
+            case "--format":
+                let text = try value()
+                guard let format = Format(rawValue: text) else {
+                    throw UsageError("'--format' takes table, csv or json, got '\(text)'")
+                }
+                options.format = format
+            case "--quick": try noValue(); options.quick = true
+            case "--no-progress": try noValue(); options.showsProgress = false
+            case "--help", "-h": try noValue(); options.showsHelp = true
+            default: throw UsageError("unknown option '\(flag)'")
+            }
+        }
+        return options
+    }
+
+    static func list(_ text: String, flag: String) throws(UsageError) -> [String] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { String($0).trimmingCharacters(in: " ") }
+        guard !items.isEmpty, items.allSatisfy({ !$0.isEmpty }) else {
+            throw UsageError("'\(flag)' takes a comma-separated list, got '\(text)'")
+        }
+        return items
+    }
+
+    /// The help text.
+    public static let usage = """
+        USAGE: bench [run|list] [options]
+
+        SUBCOMMANDS:
+          run (default)           Measure every selected case; print a table; write the CSV.
+          list                    Print the names of the selected cases and exit.
+
+        OPTIONS:
+          --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).
+          --strategies <a,b,...>  Only these strategies or peers (e.g. existentialArray,floor).
+          --widths <1,16,256>     Only these fan-out widths.
+          --messages <m,...>      Only these messages (didScroll, didEndDragging, shouldScrollToTop, viewForZooming).
+          --quick                 A small matrix for smoke runs and CI.
+          --samples <n>           Timed samples per case (default 30).
+          --rounds <n>            Passes over all cases that the samples are spread across (default 10).
+          --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
+          --output <path>         Where to write the CSV (default Results/results.csv for a full run,
+                                  Results/partial.csv when any selection flag is given).
+          --format <fmt>          What to print on standard output: table (default), csv or json.
+          --no-progress           Do not report progress on standard error.
+          -h, --help              Show this help.
+        """
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var slice = self[...]
+        while slice.first == set { slice.removeFirst() }
+        while slice.last == set { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,49 @@
+/// One measured case: a labelled piece of work and how to set it up.
+///
+/// `setUp` runs once, outside every measurement, and returns the body: a
+/// closure that performs the operation `iterations` times. Put only the
+/// operation in the loop, and pass what it produces to ``blackHole(_:)``.
+///
+/// ```swift
+/// BenchmarkCase(benchmark: "dispatch", strategy: "closureTable", message: "didScroll",
+///               width: 64, responders: 64, deliveriesPerOperation: 64) {
+///     let multiplexer = makeMultiplexer(width: 64)
+///     return { iterations in
+///         for _ in 0..<iterations { multiplexer.scrollViewDidScroll(view) }
+///     }
+/// }
+/// ```
+public struct BenchmarkCase {
+    /// The benchmark family, such as `dispatch` or `setup`.
+    public var benchmark: String
+    /// The strategy or peer measured.
+    public var strategy: String
+    /// The message sent, or the operation measured.
+    public var message: String
+    /// The fan-out width (or depth, or count) of the case.
+    public var width: Int
+    /// How many of the targets respond.
+    public var responders: Int
+    /// How many deliveries one operation makes; divides ns per operation into
+    /// ns per delivery.
+    public var deliveriesPerOperation: Int
+    /// Builds the case's state and returns its body.
+    public var setUp: () -> (_ iterations: Int) -> Void
+
+    public init(
+        benchmark: String, strategy: String, message: String, width: Int, responders: Int,
+        deliveriesPerOperation: Int, setUp: @escaping () -> (_ iterations: Int) -> Void
+    ) {
+        self.benchmark = benchmark
+        self.strategy = strategy
+        self.message = message
+        self.width = width
+        self.responders = responders
+        self.deliveriesPerOperation = deliveriesPerOperation
+        self.setUp = setUp
+    }
+
+    /// The case's name, which `--filter` matches:
+    /// `benchmark/strategy/message/width/responders`.
+    public var name: String { "\(benchmark)/\(strategy)/\(message)/\(width)/\(responders)" }
+}

@@ -1,0 +1,54 @@
+import MicrobenchCounters
+
+/// Calls counted while a body ran: heap allocations, bytes requested, and
+/// Swift reference-counting calls.
+public struct CounterReading: Equatable, Sendable {
+    /// Calls to `malloc`, `calloc`, `realloc`, `posix_memalign` and `aligned_alloc`.
+    public var mallocs: UInt64
+    /// Bytes those calls requested.
+    public var bytes: UInt64
+    /// Calls to `swift_retain`, `swift_retain_n`, `swift_nonatomic_retain(_n)`
+    /// and `swift_bridgeObjectRetain(_n)`.
+    public var retains: UInt64
+    /// Calls to the matching release functions.
+    public var releases: UInt64
+
+    /// A reading of zero everywhere.
+    public static let zero = CounterReading(mallocs: 0, bytes: 0, retains: 0, releases: 0)
+
+    public init(mallocs: UInt64, bytes: UInt64, retains: UInt64, releases: UInt64) {
+        self.mallocs = mallocs
+        self.bytes = bytes
+        self.retains = retains
+        self.releases = releases
+    }
+}
+
+/// In-process counters of allocation and reference-counting calls, made by
+/// interposing those functions (see `Sources/MicrobenchCounters/Counters.c`).
+///
+/// What is counted: every call made from code compiled into this executable
+/// (including the `Fanout` library, linked statically) and every call another
+/// shared library makes to the allocator. What is not: reference counting the
+/// Swift runtime does inside itself (such as the retain within a weak load)
+/// and in other shared libraries' internal calls.
+///
+/// Counting is per thread: only the calling thread's calls are counted.
+public enum Counters {
+    /// Whether this binary has the interposing hooks; `false` in a build with
+    /// `-Xcc -DMICROBENCH_NO_HOOKS`, where every reading is zero.
+    public static var areAvailable: Bool { microbench_hooks_available() != 0 }
+
+    /// Runs `body` with counting on for the calling thread and returns what
+    /// it counted.
+    ///
+    /// - Complexity: O(1) in addition to `body`.
+    public static func count(_ body: () throws -> Void) rethrows -> CounterReading {
+        microbench_counting_start()
+        defer { _ = microbench_counting_stop() }
+        try body()
+        let counts = microbench_counting_stop()
+        return CounterReading(
+            mallocs: counts.mallocs, bytes: counts.bytes, retains: counts.retains, releases: counts.releases)
+    }
+}

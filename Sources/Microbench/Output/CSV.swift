@@ -1,0 +1,186 @@
+/// Reading and writing the results CSV (RFC 4180 quoting).
+public enum CSV {
+    /// A malformed CSV file, with the 1-based line where reading stopped.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var reason: String
+
+        public var description: String { "\(file):\(line): \(reason)" }
+    }
+
+    /// The CSV text of `rows`, header first.
+    ///
+    /// - Complexity: O(*n*) in the rows.
+    public static func render(_ rows: [ResultRow]) -> String {
+        var text = ResultRow.columns.joined(separator: ",") + "\n"
+        for row in rows {
+            text += fields(of: row).map(quote).joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    static func fields(of row: ResultRow) -> [String] {
+        let counts = row.counts
+        return [
+            row.benchmark, row.strategy, row.message, String(row.width), String(row.responders),
+            String(row.samples), String(row.iterations), number(row.nanosecondsPerOperationMedian),
+            number(row.nanosecondsPerOperationP10), number(row.nanosecondsPerOperationP90),
+            number(row.nanosecondsPerOperationMinimum), number(row.nanosecondsPerDelivery),
+            number(row.deliveriesPerSecond), counts.map { number($0.mallocs) } ?? "",
+            counts.map { number($0.bytes) } ?? "", counts.map { number($0.retains) } ?? "",
+            counts.map { number($0.releases) } ?? "", number(row.relativeSpread),
+        ] + row.metadata.values
+    }
+
+    /// Formats a number without exponent noise: integers as integers, others
+    /// with up to four decimals.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format4: value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func quote(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// Splits CSV text into records of fields, honouring quotes.
+    ///
+    /// - Throws: ``ParseError`` for an unterminated quote or stray characters
+    ///   after a closing quote.
+    public static func records(in text: String, file: String) throws(ParseError) -> [(line: Int, fields: [String])] {
+        var records: [(line: Int, fields: [String])] = []
+        var fields: [String] = []
+        var field = ""
+        var inQuotes = false
+        var afterQuote = false
+        var line = 1
+        var recordLine = 1
+        var characters = text.makeIterator()
+        var pending: Character? = nil
+        func next() -> Character? {
+            if let character = pending { pending = nil; return character }
+            return characters.next()
+        }
+        while let character = next() {
+            if inQuotes {
+                if character == "\"" {
+                    if let following = next() {
+                        if following == "\"" { field.append("\"") } else { inQuotes = false; afterQuote = true; pending = following }
+                    } else { inQuotes = false; afterQuote = true }
+                } else {
+                    if character == "\n" { line += 1 }
+                    field.append(character)
+                }
+                continue
+            }
+            switch character {
+            case ",":
+                fields.append(field); field = ""; afterQuote = false
+            case "\n", "\r\n":
+                fields.append(field); field = ""; afterQuote = false
+                records.append((recordLine, fields)); fields = []
+                line += 1; recordLine = line
+            case "\"" where field.isEmpty && !afterQuote:
+                inQuotes = true
+            default:
+                if afterQuote {
+                    throw ParseError(file: file, line: line, reason: "unexpected character after a closing quote")
+                }
+                if character == "\"" {
+                    throw ParseError(file: file, line: line, reason: "a quote inside an unquoted field")
+                }
+                field.append(character)
+            }
+        }
+        if inQuotes { throw ParseError(file: file, line: recordLine, reason: "unterminated quoted field") }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            records.append((recordLine, fields))
+        }
+        return records
+    }
+
+    /// Reads rows written by ``render(_:)``.
+    ///
+    /// - Throws: ``ParseError`` naming the file and line of the first problem:
+    ///   a missing or different header, a wrong number of fields, or a value
+    ///   that is not a number where one is required.
+    public static func parse(_ text: String, file: String) throws(ParseError) -> [ResultRow] {
+        let records = try records(in: text, file: file)
+        guard let header = records.first else { throw ParseError(file: file, line: 1, reason: "empty file, expected a header") }
+        let expected = Array(ResultRow.columns)
+        guard header.fields == expected else {
+            throw ParseError(
+                file: file, line: header.line,
+                reason: "header must be \(expected.joined(separator: ",")), got \(header.fields.joined(separator: ","))")
+        }
+        var rows: [ResultRow] = []
+        for record in records.dropFirst() {
+            rows.append(try row(record.fields, line: record.line, file: file))
+        }
+        return rows
+    }
+
+    static func row(_ fields: [String], line: Int, file: String) throws(ParseError) -> ResultRow {
+        guard fields.count == ResultRow.columns.count else {
+            throw ParseError(
+                file: file, line: line, reason: "expected \(ResultRow.columns.count) fields, got \(fields.count)")
+        }
+        func double(_ index: Int) throws(ParseError) -> Double {
+            guard let value = Double(fields[index]), value.isFinite else {
+                throw ParseError(
+                    file: file, line: line,
+                    reason: "column \(ResultRow.columns[index]) must be a number, got '\(fields[index])'")
+            }
+            return value
+        }
+        func integer(_ index: Int) throws(ParseError) -> Int {
+            guard let value = Int(fields[index]) else {
+                throw ParseError(
+                    file: file, line: line,
+                    reason: "column \(ResultRow.columns[index]) must be an integer, got '\(fields[index])'")
+            }
+            return value
+        }
+        var counts: CountsPerOperation?
+        if !(13...16).allSatisfy({ fields[$0].isEmpty }) {
+            counts = CountsPerOperation(
+                mallocs: try double(13), bytes: try double(14), retains: try double(15), releases: try double(16))
+        }
+        let metadata = Array(fields[18...])
+        return ResultRow(
+            benchmark: fields[0], strategy: fields[1], message: fields[2], width: try integer(3),
+            responders: try integer(4), samples: try integer(5), iterations: try integer(6),
+            nanosecondsPerOperationMedian: try double(7), nanosecondsPerOperationP10: try double(8),
+            nanosecondsPerOperationP90: try double(9), nanosecondsPerOperationMinimum: try double(10),
+            nanosecondsPerDelivery: try double(11), deliveriesPerSecond: try double(12), counts: counts,
+            relativeSpread: try double(17),
+            metadata: RunMetadata(
+                swiftVersion: metadata[0], commit: metadata[1], host: metadata[2], cpu: metadata[3],
+                timestamp: metadata[4], build: metadata[5]))
+    }
+}
+
+extension String {
+    /// The value with four decimals, without Foundation.
+    init(format4 value: Double) {
+        let scaled = (value * 10_000).rounded()
+        let sign = scaled < 0 ? "-" : ""
+        let magnitude = abs(scaled)
+        let whole = (magnitude / 10_000).rounded(.down)
+        let fraction = Int(magnitude - whole * 10_000)
+        let digits = String(fraction)
+        self = sign + String(Int64(whole)) + "." + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self { if character == target { result += replacement } else { result.append(character) } }
+        return result
+    }
+}

@@ -1,0 +1,68 @@
+/// Human- and machine-readable renderings of result rows for standard output.
+public enum Report {
+    /// A fixed-width table: one line per case.
+    public static func table(_ rows: [ResultRow]) -> String {
+        let header = ["case", "ns/op", "ns/delivery", "±MAD", "mallocs/op", "retains/op", "releases/op"]
+        var lines = [header]
+        for row in rows {
+            lines.append([
+                row.name,
+                fixed(row.nanosecondsPerOperationMedian),
+                fixed(row.nanosecondsPerDelivery),
+                fixed(row.relativeSpread * 100, decimals: 1) + "%",
+                row.counts.map { fixed($0.mallocs) } ?? "-",
+                row.counts.map { fixed($0.retains) } ?? "-",
+                row.counts.map { fixed($0.releases) } ?? "-",
+            ])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.map { line in
+            line.enumerated().map { column, text in
+                column == 0
+                    ? text + String(repeating: " ", count: widths[column] - text.count)
+                    : String(repeating: " ", count: widths[column] - text.count) + text
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// A JSON array with one object per row, keyed by the CSV columns.
+    public static func json(_ rows: [ResultRow]) -> String {
+        let numeric: Set<String> = [
+            "width", "responders", "samples", "iterations", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90",
+            "ns_per_op_min", "ns_per_delivery", "deliveries_per_second", "mallocs_per_op", "bytes_per_op",
+            "retains_per_op", "releases_per_op", "spread_mad_over_median",
+        ]
+        let objects = rows.map { row in
+            let members = zip(ResultRow.columns, CSV.fields(of: row)).map { column, value in
+                let rendered = numeric.contains(column) ? (value.isEmpty ? "null" : value) : jsonString(value)
+                return "    \(jsonString(column)): \(rendered)"
+            }
+            return "  {\n" + members.joined(separator: ",\n") + "\n  }"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    public static func fixed(_ value: Double, decimals: Int = 2) -> String {
+        let text = String(format4: value)
+        guard let dot = text.firstIndex(of: ".") else { return text }
+        return String(text[...text.index(dot, offsetBy: decimals)])
+    }
+}

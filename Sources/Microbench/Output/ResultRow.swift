@@ -1,0 +1,100 @@
+/// One row of the results CSV: a case, its measurements, and the run's
+/// metadata. The CSV header is ``ResultRow/columns``, in that order.
+public struct ResultRow: Equatable, Sendable {
+    public var benchmark: String
+    public var strategy: String
+    public var message: String
+    public var width: Int
+    public var responders: Int
+    public var samples: Int
+    public var iterations: Int
+    public var nanosecondsPerOperationMedian: Double
+    public var nanosecondsPerOperationP10: Double
+    public var nanosecondsPerOperationP90: Double
+    public var nanosecondsPerOperationMinimum: Double
+    /// Median ns per operation ÷ deliveries per operation.
+    public var nanosecondsPerDelivery: Double
+    /// Deliveries per second at the median.
+    public var deliveriesPerSecond: Double
+    /// `nil` when the binary has no counting hooks (empty in the CSV).
+    public var counts: CountsPerOperation?
+    /// MAD ÷ median of the samples.
+    public var relativeSpread: Double
+    public var metadata: RunMetadata
+
+    /// The CSV header. The first seventeen columns are the stable interface;
+    /// metadata follows.
+    public static let columns = [
+        "benchmark", "strategy", "message", "width", "responders", "samples", "iterations",
+        "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
+        "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
+        "spread_mad_over_median",
+    ] + RunMetadata.columns
+
+    public init(
+        benchmark: String, strategy: String, message: String, width: Int, responders: Int, samples: Int,
+        iterations: Int, nanosecondsPerOperationMedian: Double, nanosecondsPerOperationP10: Double,
+        nanosecondsPerOperationP90: Double, nanosecondsPerOperationMinimum: Double, nanosecondsPerDelivery: Double,
+        deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double, metadata: RunMetadata
+    ) {
+        self.benchmark = benchmark
+        self.strategy = strategy
+        self.message = message
+        self.width = width
+        self.responders = responders
+        self.samples = samples
+        self.iterations = iterations
+        self.nanosecondsPerOperationMedian = nanosecondsPerOperationMedian
+        self.nanosecondsPerOperationP10 = nanosecondsPerOperationP10
+        self.nanosecondsPerOperationP90 = nanosecondsPerOperationP90
+        self.nanosecondsPerOperationMinimum = nanosecondsPerOperationMinimum
+        self.nanosecondsPerDelivery = nanosecondsPerDelivery
+        self.deliveriesPerSecond = deliveriesPerSecond
+        self.counts = counts
+        self.relativeSpread = relativeSpread
+        self.metadata = metadata
+    }
+
+    /// The row for a measured case.
+    public init(_ benchmarkCase: BenchmarkCase, _ measurement: CaseMeasurement, metadata: RunMetadata) {
+        let time = measurement.nanosecondsPerOperation
+        let deliveries = Double(max(benchmarkCase.deliveriesPerOperation, 1))
+        self.init(
+            benchmark: benchmarkCase.benchmark, strategy: benchmarkCase.strategy, message: benchmarkCase.message,
+            width: benchmarkCase.width, responders: benchmarkCase.responders, samples: time.count,
+            iterations: measurement.iterations, nanosecondsPerOperationMedian: time.median,
+            nanosecondsPerOperationP10: time.p10, nanosecondsPerOperationP90: time.p90,
+            nanosecondsPerOperationMinimum: time.minimum, nanosecondsPerDelivery: time.median / deliveries,
+            deliveriesPerSecond: time.median > 0 ? deliveries * 1e9 / time.median : 0,
+            counts: measurement.countsPerOperation, relativeSpread: time.relativeSpread, metadata: metadata)
+    }
+
+    /// The case's name, as `--filter` matches it.
+    public var name: String { "\(benchmark)/\(strategy)/\(message)/\(width)/\(responders)" }
+}
+
+/// Facts about the run that produced a row.
+public struct RunMetadata: Equatable, Sendable {
+    public var swiftVersion: String
+    /// The commit measured, with `-dirty` when the work tree had changes.
+    public var commit: String
+    public var host: String
+    public var cpu: String
+    /// ISO 8601, UTC.
+    public var timestamp: String
+    /// `release` or `debug`.
+    public var build: String
+
+    public static let columns = ["swift_version", "commit", "host", "cpu", "timestamp", "build"]
+
+    public init(swiftVersion: String, commit: String, host: String, cpu: String, timestamp: String, build: String) {
+        self.swiftVersion = swiftVersion
+        self.commit = commit
+        self.host = host
+        self.cpu = cpu
+        self.timestamp = timestamp
+        self.build = build
+    }
+
+    var values: [String] { [swiftVersion, commit, host, cpu, timestamp, build] }
+}

@@ -1,0 +1,20 @@
+/// How much to measure per case.
+public struct RunConfiguration: Equatable, Sendable {
+    /// Timed samples per case; the statistics are over these.
+    public var samples: Int = 30
+    /// How many passes over all the cases the samples are spread across.
+    /// This machine's speed changes for seconds at a time (a shared VM), so a
+    /// case measured in one burst can land wholly in a slow or a fast spell;
+    /// spreading its samples over the run makes every case see the same mix.
+    public var rounds: Int = 10
+    /// The target duration of one sample, in milliseconds; inner iterations
+    /// are calibrated to reach it.
+    public var sampleTimeMilliseconds: Double = 2
+    /// Time spent running the case before calibrating, in milliseconds.
+    public var warmUpMilliseconds: Double = 5
+    /// Iterations in the separate counting pass. Fixed, so that a case's
+    /// counts per operation do not depend on its calibration.
+    public var countingIterations: Int = 200
+
+    public init() {}
+}

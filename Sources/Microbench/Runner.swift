@@ -1,0 +1,112 @@
+/// The measurements of one case.
+public struct CaseMeasurement: Sendable {
+    /// Inner iterations per timed sample.
+    public var iterations: Int
+    /// Nanoseconds per operation over the timed samples.
+    public var nanosecondsPerOperation: Summary
+    /// Counted calls per operation, from the separate counting pass; `nil`
+    /// when the binary has no counting hooks.
+    public var countsPerOperation: CountsPerOperation?
+}
+
+/// Counted calls divided by the iterations of the counting pass.
+public struct CountsPerOperation: Equatable, Sendable {
+    public var mallocs: Double
+    public var bytes: Double
+    public var retains: Double
+    public var releases: Double
+
+    public init(_ reading: CounterReading, iterations: Int) {
+        let divisor = Double(max(iterations, 1))
+        mallocs = Double(reading.mallocs) / divisor
+        bytes = Double(reading.bytes) / divisor
+        retains = Double(reading.retains) / divisor
+        releases = Double(reading.releases) / divisor
+    }
+
+    public init(mallocs: Double, bytes: Double, retains: Double, releases: Double) {
+        self.mallocs = mallocs
+        self.bytes = bytes
+        self.retains = retains
+        self.releases = releases
+    }
+}
+
+/// Measures cases: warm-up, calibration, timed samples with counting off,
+/// then one counting pass.
+public struct Runner {
+    public var configuration: RunConfiguration
+
+    public init(configuration: RunConfiguration = RunConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Measures one case on its own (all rounds back to back).
+    public func measure(_ benchmarkCase: BenchmarkCase) -> CaseMeasurement {
+        measure([benchmarkCase])[0]
+    }
+
+    /// Measures `cases`, interleaved: every case is set up and calibrated,
+    /// then each round takes a share of every case's samples, case after case;
+    /// finally each case gets its counting pass.
+    ///
+    /// Timing and counting are separate passes: while samples are timed no
+    /// thread counts, so the interposed functions cost one predictable branch.
+    ///
+    /// - Parameter progress: Called after each case's part of a round with the
+    ///   case's index and the fraction of the whole run done.
+    public func measure(
+        _ cases: [BenchmarkCase], progress: (_ index: Int, _ fractionDone: Double) -> Void = { _, _ in }
+    ) -> [CaseMeasurement] {
+        let bodies = cases.map { $0.setUp() }
+        let iterations = bodies.map { calibrate($0) }
+        let rounds = max(1, min(configuration.rounds, configuration.samples))
+        var samples = [[Double]](repeating: [], count: cases.count)
+        for round in 0..<rounds {
+            // Spread the samples evenly; earlier rounds take the remainder.
+            let share = configuration.samples / rounds + (round < configuration.samples % rounds ? 1 : 0)
+            for index in cases.indices {
+                let body = bodies[index], count = iterations[index]
+                _ = time(body, count)  // re-warm caches after the other cases ran
+                for _ in 0..<share {
+                    samples[index].append(Double(time(body, count)) / Double(count))
+                }
+                progress(index, Double(round * cases.count + index + 1) / Double(rounds * cases.count))
+            }
+        }
+        return cases.indices.map { index in
+            var counts: CountsPerOperation?
+            if Counters.areAvailable {
+                let countingIterations = configuration.countingIterations
+                let body = bodies[index]
+                let reading = Counters.count { body(countingIterations) }
+                counts = CountsPerOperation(reading, iterations: countingIterations)
+            }
+            return CaseMeasurement(
+                iterations: iterations[index], nanosecondsPerOperation: Summary(samples[index]),
+                countsPerOperation: counts)
+        }
+    }
+
+    /// Runs the body for the warm-up time, then finds the iterations that
+    /// make one sample last about the configured sample time.
+    internal func calibrate(_ body: (Int) -> Void) -> Int {
+        let warmUpEnd = MonotonicClock.now() + UInt64(configuration.warmUpMilliseconds * 1e6)
+        var iterations = 1
+        var elapsed = time(body, iterations)
+        while MonotonicClock.now() < warmUpEnd || elapsed < 100_000 {
+            if elapsed < 100_000 { iterations = iterations < 1 << 40 ? iterations * 2 : iterations }
+            elapsed = time(body, iterations)
+        }
+        let target = configuration.sampleTimeMilliseconds * 1e6
+        let perIteration = Double(elapsed) / Double(iterations)
+        return max(1, Int((target / max(perIteration, 0.001)).rounded()))
+    }
+
+    @inline(__always)
+    internal func time(_ body: (Int) -> Void, _ iterations: Int) -> UInt64 {
+        let start = MonotonicClock.now()
+        body(iterations)
+        return MonotonicClock.now() - start
+    }
+}

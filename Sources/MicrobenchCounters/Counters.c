@@ -1,0 +1,188 @@
+// Interposed allocation and reference-counting entry points.
+//
+// The bench executable (and the Microbench test binary) define malloc & co and
+// the Swift runtime's retain/release entry points. Calls from code compiled
+// into the executable bind to these definitions at link time; the dynamic
+// linker also routes other libraries' calls to malloc here, because the
+// executable exports every symbol that a linked shared library references.
+// Calls that the Swift runtime makes to its own swift_retain (for example the
+// retain inside a weak load) are internal to libswiftCore and are not seen.
+//
+// Cost when not counting: one load of `mode` and a predictable branch, then a
+// tail call to the real function (glibc's __libc_* for the allocator,
+// dlsym(RTLD_NEXT) for the Swift runtime). Counting is per thread, so other
+// threads of the process do not disturb a measurement.
+
+#define _GNU_SOURCE
+#include "MicrobenchCounters.h"
+
+void microbench_escape(void *pointer) { (void)pointer; }
+
+#ifdef MICROBENCH_NO_HOOKS
+
+int microbench_hooks_available(void) { return 0; }
+void microbench_counting_start(void) {}
+microbench_counts microbench_counting_stop(void) { microbench_counts none = {0, 0, 0, 0}; return none; }
+
+#else
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+
+enum { UNRESOLVED = 1, COUNTING = 2 };
+
+// Bit UNRESOLVED until the real Swift entry points are looked up; bit COUNTING
+// while any thread counts. Zero is the fast path.
+static int mode = UNRESOLVED;
+static int counting_threads = 0;
+
+static __thread int thread_counts_calls = 0;
+static __thread microbench_counts thread_counts;
+
+typedef void *(*object_fn)(void *);
+typedef void *(*object_n_fn)(void *, uint32_t);
+typedef void (*release_fn)(void *);
+typedef void (*release_n_fn)(void *, uint32_t);
+
+static object_fn real_retain, real_nonatomic_retain, real_bridge_retain;
+static object_n_fn real_retain_n, real_nonatomic_retain_n, real_bridge_retain_n;
+static release_fn real_release, real_nonatomic_release, real_bridge_release;
+static release_n_fn real_release_n, real_nonatomic_release_n, real_bridge_release_n;
+
+static void *lookup(const char *name) {
+    void *symbol = dlsym(RTLD_NEXT, name);
+    if (!symbol) abort();
+    return symbol;
+}
+
+static void resolve(void) {
+    real_retain = (object_fn)lookup("swift_retain");
+    real_retain_n = (object_n_fn)lookup("swift_retain_n");
+    real_nonatomic_retain = (object_fn)lookup("swift_nonatomic_retain");
+    real_nonatomic_retain_n = (object_n_fn)lookup("swift_nonatomic_retain_n");
+    real_bridge_retain = (object_fn)lookup("swift_bridgeObjectRetain");
+    real_bridge_retain_n = (object_n_fn)lookup("swift_bridgeObjectRetain_n");
+    real_release = (release_fn)lookup("swift_release");
+    real_release_n = (release_n_fn)lookup("swift_release_n");
+    real_nonatomic_release = (release_fn)lookup("swift_nonatomic_release");
+    real_nonatomic_release_n = (release_n_fn)lookup("swift_nonatomic_release_n");
+    real_bridge_release = (release_fn)lookup("swift_bridgeObjectRelease");
+    real_bridge_release_n = (release_n_fn)lookup("swift_bridgeObjectRelease_n");
+    __atomic_fetch_and(&mode, ~UNRESOLVED, __ATOMIC_RELEASE);
+}
+
+#define LIKELY_FAST (__builtin_expect(__atomic_load_n(&mode, __ATOMIC_RELAXED) == 0, 1))
+
+static inline void count_allocation(size_t bytes) {
+    if (thread_counts_calls) {
+        thread_counts.mallocs += 1;
+        thread_counts.bytes += bytes;
+    }
+}
+
+// Returns after making sure the Swift entry points are resolved, counting the call if asked.
+static void slow_path(uint64_t retains, uint64_t releases) {
+    if (__atomic_load_n(&mode, __ATOMIC_ACQUIRE) & UNRESOLVED) resolve();
+    if (thread_counts_calls) {
+        thread_counts.retains += retains;
+        thread_counts.releases += releases;
+    }
+}
+
+int microbench_hooks_available(void) { return 1; }
+
+void microbench_counting_start(void) {
+    if (__atomic_load_n(&mode, __ATOMIC_ACQUIRE) & UNRESOLVED) resolve();
+    microbench_counts zero = {0, 0, 0, 0};
+    thread_counts = zero;
+    if (!thread_counts_calls) {
+        thread_counts_calls = 1;
+        if (__atomic_fetch_add(&counting_threads, 1, __ATOMIC_ACQ_REL) == 0)
+            __atomic_fetch_or(&mode, COUNTING, __ATOMIC_RELEASE);
+    }
+}
+
+microbench_counts microbench_counting_stop(void) {
+    if (thread_counts_calls) {
+        thread_counts_calls = 0;
+        if (__atomic_fetch_sub(&counting_threads, 1, __ATOMIC_ACQ_REL) == 1)
+            __atomic_fetch_and(&mode, ~COUNTING, __ATOMIC_RELEASE);
+    }
+    return thread_counts;
+}
+
+// MARK: - Allocator
+
+void *malloc(size_t size) {
+    if (!LIKELY_FAST) count_allocation(size);
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    if (!LIKELY_FAST) count_allocation(count * size);
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    if (!LIKELY_FAST) count_allocation(size);
+    return __libc_realloc(pointer, size);
+}
+
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    if (!LIKELY_FAST) count_allocation(size);
+    if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
+    void *pointer = __libc_memalign(alignment, size);
+    if (!pointer) return ENOMEM;
+    *result = pointer;
+    return 0;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    if (!LIKELY_FAST) count_allocation(size);
+    return __libc_memalign(alignment, size);
+}
+
+// MARK: - Swift reference counting
+
+#define RETAIN(name, real)                                          \
+    void *name(void *object) {                                      \
+        if (!LIKELY_FAST) slow_path(1, 0);                          \
+        return real(object);                                        \
+    }
+#define RETAIN_N(name, real)                                        \
+    void *name(void *object, uint32_t n) {                          \
+        if (!LIKELY_FAST) slow_path(1, 0);                          \
+        return real(object, n);                                     \
+    }
+#define RELEASE(name, real)                                         \
+    void name(void *object) {                                       \
+        if (!LIKELY_FAST) slow_path(0, 1);                          \
+        real(object);                                               \
+    }
+#define RELEASE_N(name, real)                                       \
+    void name(void *object, uint32_t n) {                           \
+        if (!LIKELY_FAST) slow_path(0, 1);                          \
+        real(object, n);                                            \
+    }
+
+RETAIN(swift_retain, real_retain)
+RETAIN_N(swift_retain_n, real_retain_n)
+RETAIN(swift_nonatomic_retain, real_nonatomic_retain)
+RETAIN_N(swift_nonatomic_retain_n, real_nonatomic_retain_n)
+RETAIN(swift_bridgeObjectRetain, real_bridge_retain)
+RETAIN_N(swift_bridgeObjectRetain_n, real_bridge_retain_n)
+RELEASE(swift_release, real_release)
+RELEASE_N(swift_release_n, real_release_n)
+RELEASE(swift_nonatomic_release, real_nonatomic_release)
+RELEASE_N(swift_nonatomic_release_n, real_nonatomic_release_n)
+RELEASE(swift_bridgeObjectRelease, real_bridge_release)
+RELEASE_N(swift_bridgeObjectRelease_n, real_bridge_release_n)
+
+#endif

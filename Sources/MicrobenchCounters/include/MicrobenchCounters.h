@@ -1,0 +1,26 @@
+#ifndef MICROBENCH_COUNTERS_H
+#define MICROBENCH_COUNTERS_H
+
+#include <stdint.h>
+
+/// Counts of interposed calls made by one thread between start and stop.
+typedef struct {
+    uint64_t mallocs;   ///< malloc, calloc, realloc, posix_memalign, aligned_alloc
+    uint64_t bytes;     ///< bytes requested by those calls
+    uint64_t retains;   ///< swift_retain, swift_retain_n, swift_nonatomic_retain(_n), swift_bridgeObjectRetain(_n)
+    uint64_t releases;  ///< the matching release functions
+} microbench_counts;
+
+/// 1 when this binary was built with the interposing hooks, 0 when built with -DMICROBENCH_NO_HOOKS.
+int microbench_hooks_available(void);
+
+/// Starts counting the calling thread's calls, from zero.
+void microbench_counting_start(void);
+
+/// Stops counting on the calling thread and returns what was counted.
+microbench_counts microbench_counting_stop(void);
+
+/// Takes the address of a value so the optimizer must assume it is read and written.
+void microbench_escape(void *pointer);
+
+#endif

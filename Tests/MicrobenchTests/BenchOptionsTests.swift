@@ -1,0 +1,104 @@
+import Foundation
+import Microbench
+import Testing
+
+@Suite("Command line")
+struct BenchOptionsTests {
+    @Test("valid command lines parse")
+    func validOptions() throws {
+        #expect(try BenchOptions.parse([]) == BenchOptions())
+        let options = try BenchOptions.parse([
+            "run", "--filter", "dispatch/.*/64/", "--strategies=closureTable,floor", "--widths", "1,16,256",
+            "--messages", "didScroll", "--quick", "--samples", "9", "--sample-time", "0.5", "--output", "out.csv",
+            "--format", "json", "--no-progress",
+        ])
+        #expect(options.filter == "dispatch/.*/64/")
+        #expect(options.strategies == ["closureTable", "floor"])
+        #expect(options.widths == [1, 16, 256])
+        #expect(options.messages == ["didScroll"])
+        #expect(options.quick && !options.showsProgress && options.isPartial)
+        #expect(options.samples == 9)
+        #expect(options.sampleTimeMilliseconds == 0.5)
+        #expect(options.output == "out.csv")
+        #expect(options.format == .json)
+        #expect(try BenchOptions.parse(["list"]).subcommand == .list)
+        #expect(try BenchOptions.parse(["--help"]).showsHelp)
+        #expect(!(try BenchOptions.parse([])).isPartial)
+    }
+
+    @Test("every bad flag is a usage error", arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["-x"], "unknown option '-x'"),
+        (["frobnicate"], "unknown subcommand 'frobnicate'"),
+        (["run", "extra"], "unexpected argument 'extra'"),
+        (["--filter"], "missing value for '--filter'"),
+        (["--filter", "(unclosed"], "'--filter' needs a valid regular expression"),
+        (["--strategies", ""], "'--strategies' takes a comma-separated list"),
+        (["--strategies", "a,,b"], "'--strategies' takes a comma-separated list"),
+        (["--widths", "1,zero"], "'--widths' takes positive integers, got 'zero'"),
+        (["--widths", "0"], "'--widths' takes positive integers, got '0'"),
+        (["--messages"], "missing value for '--messages'"),
+        (["--samples", "0"], "'--samples' takes a positive integer, got '0'"),
+        (["--samples", "many"], "'--samples' takes a positive integer"),
+        (["--sample-time", "-1"], "'--sample-time' takes a positive number of milliseconds"),
+        (["--sample-time", "inf"], "'--sample-time' takes a positive number of milliseconds"),
+        (["--output", ""], "'--output' needs a path"),
+        (["--output", "--quick"], "missing value for '--output'"),
+        (["--format", "xml"], "'--format' takes table, csv or json, got 'xml'"),
+        (["--quick=yes"], "'--quick' takes no value"),
+        (["--no-progress=1"], "'--no-progress' takes no value"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        let error = #expect(throws: BenchOptions.UsageError.self) { try BenchOptions.parse(arguments) }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test("the bench executable prints the usage and exits non-zero on bad input", arguments: [
+        ["--bogus"], ["--widths", "x"], ["--strategies", "nope"], ["--messages", "didZoom"], ["--filter", "^nothing$"],
+    ])
+    func executableRejectsBadInput(arguments: [String]) throws {
+        let result = try runBench(arguments)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("error: "))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("bench --help prints the usage and succeeds")
+    func executableHelp() throws {
+        let result = try runBench(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("USAGE: bench"))
+    }
+
+    @Test("bench list names the core matrix")
+    func executableList() throws {
+        let result = try runBench(["list", "--widths", "64", "--messages", "didScroll"])
+        #expect(result.status == 0)
+        let names = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(names.contains("dispatch/existentialArray/didScroll/64/64"))
+        #expect(names.contains("dispatch/selectorDictionary/didScroll/64/4"))
+        #expect(names.contains("dispatch/floor/didScroll/64/4"))
+    }
+}
+
+/// Runs the `bench` executable that `swift build` put beside this test bundle.
+func runBench(_ arguments: [String]) throws -> (status: Int32, standardOutput: String, standardError: String) {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var executable = directory.appendingPathComponent("bench")
+    while !FileManager.default.isExecutableFile(atPath: executable.path), directory.path != "/" {
+        // The xctest bundle may be one level deeper than the products.
+        executable = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bench")
+        if executable.path == "/bench" { break }
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+}
