@@ -85,7 +85,10 @@ extension Message {
     /// Describes a message with one argument.
     @inlinable
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result) {
-        self.init(key: key, body: body) { arguments, selector throws(ForwardingError) in
+        // Wrapped rather than stored as is: storing `body` directly makes the
+        // compiler insert a reabstraction thunk that passes the target
+        // indirectly, which costs a retain and a release per delivery.
+        self.init(key: key, body: { target, arguments in body(target, arguments) }) { arguments, selector throws(ForwardingError) in
             let list = try ArgumentList(arguments, selector: selector, expecting: [Arguments.self])
             return try list.value(at: 0, as: Arguments.self)
         }
