@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Print the README's sanity table from a results CSV.
+
+usage: scripts/summary.py [Results/results.csv] [--width 64]
+One Markdown row per strategy: ns per delivery at the given width (all targets
+responding) for each message, mallocs and retains/releases per message.
+"""
+import csv
+import sys
+
+
+def main(argv):
+    path = next((a for a in argv[1:] if a.endswith(".csv")), "Results/results.csv")
+    width = argv[argv.index("--width") + 1] if "--width" in argv else "64"
+    with open(path, newline="") as handle:
+        rows = [r for r in csv.DictReader(handle)
+                if r["benchmark"] == "dispatch" and r["width"] == width and r["responders"] == width]
+    messages = ["didScroll", "didEndDragging", "shouldScrollToTop", "viewForZooming"]
+    strategies = list(dict.fromkeys(r["strategy"] for r in rows))
+    by_key = {(r["strategy"], r["message"]): r for r in rows}
+    floor = {m: float(by_key[("floor", m)]["ns_per_delivery"]) for m in messages if ("floor", m) in by_key}
+    print(f"| strategy (width {width}) | " + " | ".join(f"{m} ns/delivery" for m in messages)
+          + " | mallocs/msg | retains/msg | releases/msg |")
+    print("|---" * (len(messages) + 4) + "|")
+    for strategy in strategies:
+        cells = []
+        for m in messages:
+            row = by_key.get((strategy, m))
+            if row is None:
+                cells.append("–")
+                continue
+            ns = float(row["ns_per_delivery"])
+            ratio = f" ({ns / floor[m]:.0f}×)" if m in floor and strategy != "floor" else ""
+            cells.append(f"{ns:.2f}{ratio}")
+        first = by_key.get((strategy, "didScroll"), {})
+        counts = [first.get(k, "") or "–" for k in ("mallocs_per_op", "retains_per_op", "releases_per_op")]
+        print(f"| `{strategy}` | " + " | ".join(cells) + " | " + " | ".join(counts) + " |")
+    commit = rows[0]["commit"] if rows else "?"
+    print(f"\n(ratios to the floor in parentheses; counters for didScroll; commit {commit})")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
