@@ -37,11 +37,18 @@ struct Selection {
     }
 
     /// Every strategy and peer name a case can have.
-    static var strategyNames: [String] { DispatchBenchmarks.strategyNames }
+    static var strategyNames: [String] {
+        DispatchBenchmarks.strategyNames + PeerBenchmarks.names + ["delegateChain"]
+    }
 
     /// The selected cases, in run order.
     func cases() -> [BenchmarkCase] {
-        DispatchBenchmarks.cases(widths: widths, messages: messages).filter { benchmarkCase in
+        var all = DispatchBenchmarks.cases(widths: widths, messages: messages)
+        if messages.contains(.didScroll) {
+            all += PeerBenchmarks.cases(widths: widths)
+            all += ScenarioBenchmarks.cases(widths: widths)
+        }
+        return all.filter { benchmarkCase in
             (strategies?.contains(benchmarkCase.strategy) ?? true)
                 && (filter.map { benchmarkCase.name.contains($0) } ?? true)
         }
