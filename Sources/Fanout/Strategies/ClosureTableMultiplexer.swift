@@ -8,16 +8,13 @@
 ///
 /// Dispatch indexes the table by the message's ordinal and calls only the
 /// closures of targets that respond, so sparse responders cost nothing.
-public final class ClosureTableMultiplexer<Schema: DelegateSchema>: Multiplexing {
-    @usableFromInline
-    internal var registry = Registry<Schema>()
-
+public final class ClosureTableMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     @usableFromInline
     internal var table = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
 
     /// Creates a multiplexer with no targets.
-    public init() {}
+    override public init() {}
 
     /// Registers `target` strongly (its closures capture it), binding one
     /// closure for each message it responds to; registering it again does nothing.
@@ -55,16 +52,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: Multiplexing
             table[key.ordinal]?.removeClosure(for: id)
         }
     }
-
-    /// The number of registered targets.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { registry.count }
-
-    /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1).
-    public func responds(to key: Schema.Key) -> Bool { registry.responds(to: key) }
 
     /// Calls the closures bound for `message`, in registration order.
     ///

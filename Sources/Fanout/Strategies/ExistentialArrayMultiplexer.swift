@@ -10,7 +10,7 @@
 ///
 /// Every dispatch visits every target and skips those whose mask lacks the
 /// message, so sparse responders still cost one mask test per target.
-public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Multiplexing {
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     @usableFromInline
     internal struct Registration {
         @usableFromInline let target: Schema.Target
@@ -26,11 +26,8 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Multiple
     @usableFromInline
     internal var registrations = IdentifiedList<Registration>()
 
-    @usableFromInline
-    internal var registry = Registry<Schema>()
-
     /// Creates a multiplexer with no targets.
-    public init() {}
+    override public init() {}
 
     /// Registers `target` strongly; registering it again does nothing.
     ///
@@ -47,16 +44,6 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Multiple
         guard let (id, _) = registry.remove(target) else { return }
         registrations.remove(id)
     }
-
-    /// The number of registered targets.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { registry.count }
-
-    /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1).
-    public func responds(to key: Schema.Key) -> Bool { registry.responds(to: key) }
 
     /// Calls every registered target that responds to `message`, in order.
     ///

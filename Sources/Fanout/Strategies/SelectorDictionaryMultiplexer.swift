@@ -10,19 +10,16 @@
 /// multiplexer.add(behavior)
 /// let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
 /// ```
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Multiplexing {
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     /// A bound message: takes the boxed arguments, returns the boxed answer.
     @usableFromInline
     internal typealias Handler = (Any) -> Any
 
     @usableFromInline
-    internal var registry = Registry<Schema>()
-
-    @usableFromInline
     internal var handlers: [String: IdentifiedList<Handler>] = [:]
 
     /// Creates a multiplexer with no targets.
-    public init() {}
+    override public init() {}
 
     /// Registers `target` strongly (its handlers capture it), binding one
     /// handler under the selector of each message it responds to; registering
@@ -50,16 +47,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Multip
             handlers[key.rawValue]?.remove(id)
         }
     }
-
-    /// The number of registered targets.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { registry.count }
-
-    /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1).
-    public func responds(to key: Schema.Key) -> Bool { registry.responds(to: key) }
 
     /// Whether any registered target responds to the message named `selector`;
     /// `false` for a selector the protocol does not have.
