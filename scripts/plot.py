@@ -72,7 +72,9 @@ def delivery_vs_width(rows, out):
 
 def counters_at_64(rows, out):
     subset = [r for r in dense(rows) if r["width"] == 64 and r["message"] == "didScroll"]
-    names = [n for n in STRATEGIES + ["floor"] + PEERS if any(r["strategy"] == n for r in subset)]
+    # Peers measured in another process (the Objective-C proxy) have no counters.
+    names = [n for n in STRATEGIES + ["floor"] + PEERS
+             if any(r["strategy"] == n and r["mallocs_per_op"] != "" for r in subset)]
     by_name = {r["strategy"]: r for r in subset}
 
     def value(name, *keys):

@@ -35,6 +35,13 @@ def main(argv):
         first = by_key.get((strategy, "didScroll"), {})
         counts = [first.get(k, "") or "–" for k in ("mallocs_per_op", "retains_per_op", "releases_per_op")]
         print(f"| `{strategy}` | " + " | ".join(cells) + " | " + " | ".join(counts) + " |")
+    with open(path, newline="") as handle:
+        memory = [r for r in csv.DictReader(handle) if r["benchmark"] == "memory"]
+    if memory:
+        print("\n| strategy | heap bytes per registered target | ns per `add` |")
+        print("|---|---|---|")
+        for r in memory:
+            print(f"| `{r['strategy']}` | {float(r['heap_bytes_per_unit']):.0f} | {float(r['ns_per_delivery']):.0f} |")
     commit = rows[0]["commit"] if rows else "?"
     print(f"\n(ratios to the floor in parentheses; counters for didScroll; commit {commit})")
 

@@ -3,7 +3,8 @@ import Microbench
 
 /// Scenarios beyond one dispatch; the CSV `benchmark` is the scenario's name.
 enum ScenarioBenchmarks {
-    static let names = ["setup", "endToEnd", "chain"]
+    static let names = ["setup", "endToEnd", "chain", "memory"]
+    static let memoryTargets = 10_000
     static let chainDepths = [1, 2, 4, 8, 16]
 
     static func cases(widths: [Int], strategies: [DispatchStrategy] = DispatchStrategy.allCases) -> [BenchmarkCase] {
@@ -15,6 +16,7 @@ enum ScenarioBenchmarks {
                 cases.append(endToEndCase(strategy, width: width))
             }
         }
+        for strategy in strategies { cases.append(memoryCase(strategy)) }
         for depth in chainDepths where widths.contains(depth) || widths.count > 3 {
             cases.append(chainCase(depth: depth))
         }
@@ -35,6 +37,35 @@ enum ScenarioBenchmarks {
                     let multiplexer = identity(strategy.makeMultiplexer())
                     for target in targets { multiplexer.add(target) }
                     if removing { for target in targets { multiplexer.remove(target) } }
+                    blackHole(multiplexer.count)
+                }
+            }
+        }
+    }
+
+    /// `memory`: bytes the heap grows by per registered target, after adding
+    /// 10 000 targets made beforehand (`heap_bytes_per_unit`); the timed
+    /// operation builds that multiplexer.
+    static func memoryCase(_ strategy: DispatchStrategy) -> BenchmarkCase {
+        let count = memoryTargets
+        return BenchmarkCase(
+            benchmark: "memory", strategy: strategy.rawValue, message: "add", width: count, responders: count,
+            deliveriesPerOperation: count,
+            heapGrowthPerUnit: {
+                let targets = makeTargets(width: count, responders: count)
+                let before = Counters.heapInUse
+                let multiplexer = identity(strategy.makeMultiplexer())
+                for target in targets { multiplexer.add(target) }
+                let after = Counters.heapInUse
+                withExtendedLifetime((targets, multiplexer)) {}
+                return (Double(after) - Double(before)) / Double(count)
+            }
+        ) {
+            let targets = makeTargets(width: count, responders: count)
+            return { iterations in
+                for _ in 0..<iterations {
+                    let multiplexer = identity(strategy.makeMultiplexer())
+                    for target in targets { multiplexer.add(target) }
                     blackHole(multiplexer.count)
                 }
             }

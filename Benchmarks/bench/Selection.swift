@@ -38,7 +38,20 @@ struct Selection {
 
     /// Every strategy and peer name a case can have.
     static var strategyNames: [String] {
-        DispatchBenchmarks.strategyNames + PeerBenchmarks.names + ["delegateChain"]
+        DispatchBenchmarks.strategyNames + PeerBenchmarks.names + [ObjCPeer.name, "delegateChain"]
+    }
+
+    /// The widths at which the Objective-C peer runs (it sends didScroll only).
+    var objcWidths: [Int] {
+        guard messages.contains(.didScroll), strategies?.contains(ObjCPeer.name) ?? true else { return [] }
+        return widths.filter { width in
+            filter.map { ObjCPeer.names(widths: [width])[0].contains($0) } ?? true
+        }
+    }
+
+    /// The names of everything selected, in run order.
+    func names() -> [String] {
+        cases().map(\.name) + ObjCPeer.names(widths: objcWidths)
     }
 
     /// The selected cases, in run order.

@@ -23,11 +23,11 @@ if options.showsHelp {
 }
 
 let cases = selection.cases()
-guard !cases.isEmpty else { fail("no case matches the selection", showUsage: false) }
+guard !cases.isEmpty || !selection.objcWidths.isEmpty else { fail("no case matches the selection", showUsage: false) }
 
 switch options.subcommand {
 case .list:
-    for benchmarkCase in cases { print(benchmarkCase.name) }
+    for name in selection.names() { print(name) }
 case .run:
     var configuration = RunConfiguration()
     if options.quick {
@@ -43,7 +43,9 @@ case .run:
     if !Counters.areAvailable {
         FileHandle.standardError.write(Data("warning: built without counting hooks; counter columns are empty\n".utf8))
     }
-    let rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    rows += ObjCPeer.rows(
+        widths: selection.objcWidths, configuration: configuration, metadata: rows.first?.metadata ?? .current())
     do {
         try AtomicFile.write(CSV.render(rows), to: outputPath)
     } catch {

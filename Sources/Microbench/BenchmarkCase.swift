@@ -29,11 +29,17 @@ public struct BenchmarkCase {
     public var deliveriesPerOperation: Int
     /// Builds the case's state and returns its body.
     public var setUp: () -> (_ iterations: Int) -> Void
+    /// For memory cases: builds the measured structure once, outside timing,
+    /// and returns how many bytes the heap grew by per unit (reported as
+    /// `heap_bytes_per_unit`); `nil` for other cases.
+    public var heapGrowthPerUnit: (() -> Double)?
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int,
-        deliveriesPerOperation: Int, setUp: @escaping () -> (_ iterations: Int) -> Void
+        deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil,
+        setUp: @escaping () -> (_ iterations: Int) -> Void
     ) {
+        self.heapGrowthPerUnit = heapGrowthPerUnit
         self.benchmark = benchmark
         self.strategy = strategy
         self.message = message

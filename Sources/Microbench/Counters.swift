@@ -39,6 +39,10 @@ public enum Counters {
     /// `-Xcc -DMICROBENCH_NO_HOOKS`, where every reading is zero.
     public static var areAvailable: Bool { microbench_hooks_available() != 0 }
 
+    /// Bytes the allocator has handed out and not yet freed, process-wide
+    /// (glibc's `mallinfo2`: `uordblks + hblkhd`).
+    public static var heapInUse: UInt64 { microbench_heap_in_use() }
+
     /// Runs `body` with counting on for the calling thread and returns what
     /// it counted.
     ///

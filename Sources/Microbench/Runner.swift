@@ -7,6 +7,8 @@ public struct CaseMeasurement: Sendable {
     /// Counted calls per operation, from the separate counting pass; `nil`
     /// when the binary has no counting hooks.
     public var countsPerOperation: CountsPerOperation?
+    /// Heap growth per unit, for cases that measure it.
+    public var heapBytesPerUnit: Double?
 }
 
 /// Counted calls divided by the iterations of the counting pass.
@@ -84,7 +86,7 @@ public struct Runner {
             }
             return CaseMeasurement(
                 iterations: iterations[index], nanosecondsPerOperation: Summary(samples[index]),
-                countsPerOperation: counts)
+                countsPerOperation: counts, heapBytesPerUnit: cases[index].heapGrowthPerUnit?())
         }
     }
 

@@ -16,7 +16,14 @@
 #define _GNU_SOURCE
 #include "MicrobenchCounters.h"
 
+#include <malloc.h>
+
 void microbench_escape(void *pointer) { (void)pointer; }
+
+uint64_t microbench_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
+}
 
 #ifdef MICROBENCH_NO_HOOKS
 

@@ -64,6 +64,16 @@ struct CountersTests {
         #expect(counts.bytes == 1000)
     }
 
+    @Test("heap in use grows by what is kept alive")
+    func heapGrowth() {
+        let before = Counters.heapInUse
+        let kept = (0..<1000).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 100, alignment: 8) }
+        let after = Counters.heapInUse
+        for pointer in kept { pointer.deallocate() }
+        #expect(after - before >= 100_000)
+        #expect(after - before < 150_000, "chunk headers add at most a few bytes each")
+    }
+
     @Test("counting is per thread: another thread's allocations are not counted")
     func countsOnlyTheCallingThread() async {
         let reading = Counters.count {

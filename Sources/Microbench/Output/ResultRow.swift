@@ -20,6 +20,8 @@ public struct ResultRow: Equatable, Sendable {
     public var counts: CountsPerOperation?
     /// MAD ÷ median of the samples.
     public var relativeSpread: Double
+    /// Heap growth per unit (memory cases only; empty in the CSV otherwise).
+    public var heapBytesPerUnit: Double?
     public var metadata: RunMetadata
 
     /// The CSV header. The first seventeen columns are the stable interface;
@@ -28,15 +30,17 @@ public struct ResultRow: Equatable, Sendable {
         "benchmark", "strategy", "message", "width", "responders", "samples", "iterations",
         "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
         "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
-        "spread_mad_over_median",
+        "spread_mad_over_median", "heap_bytes_per_unit",
     ] + RunMetadata.columns
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int, samples: Int,
         iterations: Int, nanosecondsPerOperationMedian: Double, nanosecondsPerOperationP10: Double,
         nanosecondsPerOperationP90: Double, nanosecondsPerOperationMinimum: Double, nanosecondsPerDelivery: Double,
-        deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double, metadata: RunMetadata
+        deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double,
+        heapBytesPerUnit: Double? = nil, metadata: RunMetadata
     ) {
+        self.heapBytesPerUnit = heapBytesPerUnit
         self.benchmark = benchmark
         self.strategy = strategy
         self.message = message
@@ -66,7 +70,8 @@ public struct ResultRow: Equatable, Sendable {
             nanosecondsPerOperationP10: time.p10, nanosecondsPerOperationP90: time.p90,
             nanosecondsPerOperationMinimum: time.minimum, nanosecondsPerDelivery: time.median / deliveries,
             deliveriesPerSecond: time.median > 0 ? deliveries * 1e9 / time.median : 0,
-            counts: measurement.countsPerOperation, relativeSpread: time.relativeSpread, metadata: metadata)
+            counts: measurement.countsPerOperation, relativeSpread: time.relativeSpread,
+            heapBytesPerUnit: measurement.heapBytesPerUnit, metadata: metadata)
     }
 
     /// The case's name, as `--filter` matches it.

@@ -20,6 +20,9 @@ void microbench_counting_start(void);
 /// Stops counting on the calling thread and returns what was counted.
 microbench_counts microbench_counting_stop(void);
 
+/// Bytes the allocator has handed out and not yet freed (glibc mallinfo2: uordblks + hblkhd).
+uint64_t microbench_heap_in_use(void);
+
 /// Takes the address of a value so the optimizer must assume it is read and written.
 void microbench_escape(void *pointer);
 
