@@ -88,6 +88,7 @@ def counters_at_64(rows, out):
         bars = ax.bar(names, values, color=[STYLE[n]["color"] for n in names], label=title)
         ax.bar_label(bars, labels=[f"{v:g}" for v in values], fontsize=7)
         ax.set_yscale("symlog", linthresh=1)
+        ax.set_ylim(0, max(values + [1]) * 4)  # headroom for the bar labels
         ax.set_ylabel(f"{title} (count)")
         ax.set_xlabel("strategy or peer")
         ax.set_title(f"{title}, didScroll, width 64")
