@@ -26,6 +26,12 @@ let cases = selection.cases()
 guard !cases.isEmpty || !selection.objcWidths.isEmpty else { fail("no case matches the selection", showUsage: false) }
 
 switch options.subcommand {
+case .check:
+    Gate.check(options, filter: selection.filter)
+case .baseline:
+    Gate.baseline(options)
+case .gateInstructions:
+    Gate.runInstructionPass(Gate.cases(filter: selection.filter))
 case .list:
     for name in selection.names() { print(name) }
 case .run:

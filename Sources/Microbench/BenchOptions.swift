@@ -8,6 +8,12 @@ public struct BenchOptions: Equatable, Sendable {
         case run
         /// List the cases that would run.
         case list
+        /// Run the regression gate against the committed baseline.
+        case check
+        /// Record the gate's counts as the new baseline.
+        case baseline
+        /// Internal: the gate's instruction pass, run under callgrind by `check`.
+        case gateInstructions = "gate-instructions"
     }
 
     /// What `bench` prints on standard output.
@@ -29,6 +35,9 @@ public struct BenchOptions: Equatable, Sendable {
     public var format: Format = .table
     public var showsProgress = true
     public var showsHelp = false
+    public var baselinePath = "Results/baseline.csv"
+    public var thresholdsPath = "Results/thresholds.csv"
+    public var summaryPath = ".build/gate-summary.md"
 
     public init() {}
 
@@ -57,7 +66,7 @@ public struct BenchOptions: Equatable, Sendable {
                 guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
                     throw UsageError(sawSubcommand
                         ? "unexpected argument '\(argument)'"
-                        : "unknown subcommand '\(argument)' (expected one of: \(Subcommand.allCases.map(\.rawValue).joined(separator: ", ")))")
+                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline)")
                 }
                 options.subcommand = subcommand
                 sawSubcommand = true
@@ -123,6 +132,9 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError("'--format' takes table, csv or json, got '\(text)'")
                 }
                 options.format = format
+            case "--baseline": options.baselinePath = try value()
+            case "--thresholds": options.thresholdsPath = try value()
+            case "--summary": options.summaryPath = try value()
             case "--quick": try noValue(); options.quick = true
             case "--no-progress": try noValue(); options.showsProgress = false
             case "--help", "-h": try noValue(); options.showsHelp = true
@@ -143,11 +155,14 @@ public struct BenchOptions: Equatable, Sendable {
 
     /// The help text.
     public static let usage = """
-        USAGE: bench [run|list] [options]
+        USAGE: bench [run|list|check|baseline] [options]
 
         SUBCOMMANDS:
           run (default)           Measure every selected case; print a table; write the CSV.
           list                    Print the names of the selected cases and exit.
+          check                   The regression gate: count allocations, ARC calls and instructions for the gate
+                                  cases and compare them with the baseline. Exit 0 pass, 1 regression, 2 bad input.
+          baseline                Record the gate's counts as the new baseline (review, then commit it).
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).
@@ -162,6 +177,9 @@ public struct BenchOptions: Equatable, Sendable {
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: table (default), csv or json.
           --no-progress           Do not report progress on standard error.
+          --baseline <path>       Gate baseline (default Results/baseline.csv).
+          --thresholds <path>     Gate thresholds (default Results/thresholds.csv).
+          --summary <path>        Markdown summary of the gate (default .build/gate-summary.md).
           -h, --help              Show this help.
         """
 }

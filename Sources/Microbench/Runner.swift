@@ -78,16 +78,19 @@ public struct Runner {
         }
         return cases.indices.map { index in
             var counts: CountsPerOperation?
-            if Counters.areAvailable {
-                let countingIterations = configuration.countingIterations
-                let body = bodies[index]
-                let reading = Counters.count { body(countingIterations) }
-                counts = CountsPerOperation(reading, iterations: countingIterations)
+            if Counters.areAvailable && configuration.countingIterations > 0 {
+                counts = Self.countsPerOperation(of: bodies[index], iterations: configuration.countingIterations)
             }
             return CaseMeasurement(
                 iterations: iterations[index], nanosecondsPerOperation: Summary(samples[index]),
                 countsPerOperation: counts, heapBytesPerUnit: cases[index].heapGrowthPerUnit?())
         }
+    }
+
+    /// Counts the calls `body` makes over `iterations` operations, per operation.
+    public static func countsPerOperation(of body: (Int) -> Void, iterations: Int) -> CountsPerOperation {
+        let reading = Counters.count { body(iterations) }
+        return CountsPerOperation(reading, iterations: iterations)
     }
 
     /// Runs the body for the warm-up time, then finds the iterations that

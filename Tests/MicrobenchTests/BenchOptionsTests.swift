@@ -102,3 +102,12 @@ func runBench(_ arguments: [String]) throws -> (status: Int32, standardOutput: S
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
 }
+
+/// Writes a temporary file and returns its path.
+enum FileManagerTemporaryFile {
+    static func write(_ text: String) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString).csv").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+}

@@ -6,7 +6,14 @@ public enum CSV {
         public var line: Int
         public var reason: String
 
-        public var description: String { "\(file):\(line): \(reason)" }
+        public init(file: String, line: Int, reason: String) {
+            self.file = file
+            self.line = line
+            self.reason = reason
+        }
+
+        /// `file:line: reason`, or `file: reason` when no line applies.
+        public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
     }
 
     /// The CSV text of `rows`, header first.

@@ -26,4 +26,14 @@ uint64_t microbench_heap_in_use(void);
 /// Takes the address of a value so the optimizer must assume it is read and written.
 void microbench_escape(void *pointer);
 
+/// 1 when this binary was built with valgrind's callgrind.h.
+int microbench_callgrind_available(void);
+
+/// 1 when the process runs under valgrind.
+int microbench_running_on_valgrind(void);
+
+/// Asks callgrind to write the costs since the last dump to a new file,
+/// labelled `name`, and zero them. A no-op outside valgrind.
+void microbench_callgrind_dump(const char *name);
+
 #endif

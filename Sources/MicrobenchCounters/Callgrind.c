@@ -1,0 +1,21 @@
+// Callgrind client requests, for counting the instructions of a measured
+// region in one valgrind pass. Without valgrind's headers at build time the
+// functions report that they are unavailable; outside valgrind each request
+// is a handful of no-op instructions.
+
+#include "MicrobenchCounters.h"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+
+int microbench_callgrind_available(void) { return 1; }
+int microbench_running_on_valgrind(void) { return RUNNING_ON_VALGRIND ? 1 : 0; }
+void microbench_callgrind_dump(const char *name) { CALLGRIND_DUMP_STATS_AT(name); }
+
+#else
+
+int microbench_callgrind_available(void) { return 0; }
+int microbench_running_on_valgrind(void) { return 0; }
+void microbench_callgrind_dump(const char *name) { (void)name; }
+
+#endif
