@@ -11,7 +11,8 @@ let package = Package(
     ],
     targets: [
         // MARK: - Library
-        .target(name: "Fanout"),
+        .target(name: "Fanout", dependencies: ["FanoutSanitizerSupport"]),
+        .target(name: "FanoutSanitizerSupport"),
 
         // MARK: - Benchmark harness and suite
         .target(name: "MicrobenchCounters"),

@@ -14,6 +14,25 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
     /// ``SelectorDictionaryMultiplexer``: handlers keyed by selector string,
     /// invoked with boxed arguments.
     case selectorDictionary
+    /// ``WeakArrayMultiplexer``: targets held weakly, a weak load per delivery.
+    case weakArray
+    /// ``LifetimeBoundMultiplexer``: ``RegistrationHolder`` targets bound to
+    /// their own lifetime and called without a weak load; others held weakly.
+    case lifetimeBound
+    /// ``ConcurrentMultiplexer``: safe to use from many threads at once.
+    case concurrent
+
+    /// Whether the strategy keeps its targets alive until they are removed
+    /// (`false` for the weak strategies).
+    public var holdsTargetsStrongly: Bool {
+        switch self {
+        case .existentialArray, .closureTable, .selectorDictionary, .concurrent: true
+        case .weakArray, .lifetimeBound: false
+        }
+    }
+
+    /// Whether a multiplexer of this strategy may be used from several threads at once.
+    public var isThreadSafe: Bool { self == .concurrent }
 
     /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
     public func makeMultiplexer() -> any ScrollViewMultiplexer {
@@ -21,6 +40,9 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         case .existentialArray: ExistentialArrayMultiplexer<ScrollViewSchema>()
         case .closureTable: ClosureTableMultiplexer<ScrollViewSchema>()
         case .selectorDictionary: SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        case .weakArray: WeakArrayMultiplexer<ScrollViewSchema>()
+        case .lifetimeBound: LifetimeBoundMultiplexer<ScrollViewSchema>()
+        case .concurrent: ConcurrentMultiplexer<ScrollViewSchema>()
         }
     }
 
@@ -35,6 +57,9 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         case .existentialArray: ExistentialArrayMultiplexer<Schema>.self
         case .closureTable: ClosureTableMultiplexer<Schema>.self
         case .selectorDictionary: SelectorDictionaryMultiplexer<Schema>.self
+        case .weakArray: WeakArrayMultiplexer<Schema>.self
+        case .lifetimeBound: LifetimeBoundMultiplexer<Schema>.self
+        case .concurrent: ConcurrentMultiplexer<Schema>.self
         }
     }
 }

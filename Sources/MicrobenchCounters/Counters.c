@@ -16,6 +16,13 @@
 #define _GNU_SOURCE
 #include "MicrobenchCounters.h"
 
+// Sanitizers interpose the allocator themselves: build without our hooks under them.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define MICROBENCH_NO_HOOKS 1
+#endif
+#endif
+
 #include <malloc.h>
 
 void microbench_escape(void *pointer) { (void)pointer; }

@@ -23,7 +23,7 @@ final class Log {
 /// An instrumented target: records every message with its arguments, answers
 /// as configured, can run a hook inside a callback (to mutate the multiplexer
 /// or send another message), and records its own deallocation.
-final class Probe: ScrollViewDelegate {
+class Probe: ScrollViewDelegate {
     let id: Int
     let log: Log
     var responders: Set<ScrollViewMessage>
@@ -84,4 +84,24 @@ func expectDeliveries(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(log.targets(of: message) == expected, sourceLocation: sourceLocation)
+}
+
+/// A probe that binds its registrations to its own lifetime.
+final class BoundProbe: Probe, RegistrationHolder {
+    let registrations = RegistrationBag()
+}
+
+/// Which kind of target a weak-semantics check uses.
+enum TargetKind: String, CaseIterable, Sendable {
+    /// A plain target: held through a weak reference.
+    case plain
+    /// A `RegistrationHolder`: bound to its lifetime by `lifetimeBound`.
+    case holder
+
+    func make(_ id: Int, log: Log, responders: Set<ScrollViewMessage> = Set(ScrollViewMessage.allCases)) -> Probe {
+        switch self {
+        case .plain: Probe(id, log: log, responders: responders)
+        case .holder: BoundProbe(id, log: log, responders: responders)
+        }
+    }
 }

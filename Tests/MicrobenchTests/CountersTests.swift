@@ -22,7 +22,7 @@ private func retainThenRelease(_ object: Unmanaged<Box>, times k: Int) {
     for _ in 0..<k { object.release() }
 }
 
-@Suite("Allocation and ARC counters")
+@Suite("Allocation and ARC counters", .enabled(if: Counters.areAvailable, "built without the counting hooks (a sanitizer build)"))
 struct CountersTests {
     @Test("the test binary has the counting hooks")
     func hooksArePresent() {

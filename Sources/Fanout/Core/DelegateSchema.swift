@@ -33,6 +33,15 @@ public protocol DelegateSchema {
     /// The identity of `target`; two registrations with the same identity are
     /// the same registration.
     static func identity(of target: Target) -> ObjectIdentifier
+
+    /// A function that returns `target` while it is alive and `nil` once it
+    /// has been deallocated, without keeping it alive: how the weak strategies
+    /// hold targets.
+    ///
+    /// The default holds the target as a weak `AnyObject` and casts it back to
+    /// `Target` on every load. A schema whose `Target` is a class-constrained
+    /// existential can skip the cast with `{ [weak target] in target }`.
+    static func weakReference(to target: Target) -> () -> Target?
 }
 
 extension DelegateSchema {
@@ -46,6 +55,14 @@ extension DelegateSchema {
     @inlinable
     public static func identity(of target: Target) -> ObjectIdentifier {
         ObjectIdentifier(target as AnyObject)
+    }
+
+    /// A weak `AnyObject` reference, cast back to `Target` on every load.
+    ///
+    /// - Precondition: `Target` is a class or a class-constrained existential.
+    @inlinable
+    public static func weakReference(to target: Target) -> () -> Target? {
+        { [weak object = target as AnyObject] in object.flatMap { $0 as? Target } }
     }
 
     /// The messages that `target` responds to.

@@ -46,6 +46,22 @@ internal struct IdentifiedList<Value> {
         return true
     }
 
+    /// Removes the entries whose values satisfy `shouldRemove`.
+    ///
+    /// - Returns: The identities removed, in order.
+    /// - Complexity: O(*n*).
+    @discardableResult
+    internal mutating func removeAll(where shouldRemove: (Value) -> Bool) -> [ObjectIdentifier] {
+        guard entries.contains(where: { shouldRemove($0.value) }) else { return [] }
+        var removed: [ObjectIdentifier] = []
+        entries.removeAll { entry in
+            guard shouldRemove(entry.value) else { return false }
+            removed.append(entry.id)
+            return true
+        }
+        return removed
+    }
+
     /// Whether the list is empty.
     @inlinable
     internal var isEmpty: Bool { entries.isEmpty }

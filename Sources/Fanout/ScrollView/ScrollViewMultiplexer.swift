@@ -65,3 +65,12 @@ where Schema == ScrollViewSchema {}
 
 extension SelectorDictionaryMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer, ScrollViewForwarding
 where Schema == ScrollViewSchema {}
+
+extension WeakArrayMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer, ScrollViewForwarding
+where Schema == ScrollViewSchema {}
+
+extension LifetimeBoundMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer, ScrollViewForwarding
+where Schema == ScrollViewSchema {}
+
+extension ConcurrentMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer, ScrollViewForwarding
+where Schema == ScrollViewSchema {}

@@ -12,19 +12,7 @@
 /// message, so sparse responders still cost one mask test per target.
 public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     @usableFromInline
-    internal struct Registration {
-        @usableFromInline let target: Schema.Target
-        @usableFromInline let messages: MessageSet<Schema.Key>
-
-        @inlinable
-        init(target: Schema.Target, messages: MessageSet<Schema.Key>) {
-            self.target = target
-            self.messages = messages
-        }
-    }
-
-    @usableFromInline
-    internal var registrations = IdentifiedList<Registration>()
+    internal var registrations = IdentifiedList<StrongRegistration<Schema>>()
 
     /// Creates a multiplexer with no targets.
     override public init() {}
@@ -34,7 +22,7 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Register
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = registry.insert(target) else { return }
-        registrations.append(Registration(target: target, messages: messages), for: id)
+        registrations.append(StrongRegistration(target: target, messages: messages), for: id)
     }
 
     /// Unregisters `target`, releasing the multiplexer's reference to it.
@@ -55,9 +43,6 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Register
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        let snapshot = registrations.entries
-        for entry in snapshot where entry.value.messages.contains(message.key) {
-            guard shouldContinue(message.invoke(entry.value.target, arguments)) else { return }
-        }
+        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)
     }
 }

@@ -1,0 +1,77 @@
+/// A multiplexer that holds its targets weakly: the multicast delegate most
+/// libraries ship. A deallocated target receives nothing and is pruned.
+///
+/// ```swift
+/// let multiplexer = WeakArrayMultiplexer<ScrollViewSchema>()
+/// multiplexer.add(behavior)     // not retained: keep `behavior` alive yourself
+/// ```
+///
+/// Every delivery loads a weak reference (the runtime's `swift_weakLoadStrong`,
+/// which takes a lock-free but atomic path and returns a +1 reference), so a
+/// dispatch costs a weak load and a release per target on top of the call.
+/// `count` and `responds(to:)` first drop deallocated targets, so both are
+/// exact for live targets and O(*n*).
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
+    @usableFromInline
+    internal struct Registration {
+        /// Returns the target while it is alive.
+        @usableFromInline let load: () -> Schema.Target?
+        @usableFromInline let messages: MessageSet<Schema.Key>
+
+        @inlinable
+        init(load: @escaping () -> Schema.Target?, messages: MessageSet<Schema.Key>) {
+            self.load = load
+            self.messages = messages
+        }
+    }
+
+    @usableFromInline
+    internal var registrations = IdentifiedList<Registration>()
+
+    /// Creates a multiplexer with no targets.
+    override public init() {}
+
+    /// Registers `target` weakly; registering a live registered target again
+    /// does nothing.
+    ///
+    /// - Complexity: O(*n*): deallocated targets are pruned first, so that a
+    ///   new object at a dead one's address is not mistaken for it.
+    public func add(_ target: Schema.Target) {
+        pruneDeadTargets()
+        guard let (id, messages) = registry.insert(target) else { return }
+        registrations.append(Registration(load: Schema.weakReference(to: target), messages: messages), for: id)
+    }
+
+    /// Unregisters `target`.
+    ///
+    /// - Complexity: O(*n*).
+    public func remove(_ target: Schema.Target) {
+        pruneDeadTargets()
+        guard let (id, _) = registry.remove(target) else { return }
+        registrations.remove(id)
+    }
+
+    override func pruneDeadTargets() {
+        for id in registrations.removeAll(where: { $0.load() == nil }) {
+            _ = registry.remove(id: id)
+        }
+    }
+
+    /// Calls every live registered target that responds to `message`, in
+    /// order; deallocated targets are skipped.
+    ///
+    /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
+    @inlinable
+    @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        let snapshot = registrations.entries
+        for entry in snapshot where entry.value.messages.contains(message.key) {
+            guard let target = entry.value.load() else { continue }
+            guard shouldContinue(message.invoke(target, arguments)) else { return }
+        }
+    }
+}

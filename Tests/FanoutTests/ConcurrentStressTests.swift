@@ -1,0 +1,86 @@
+import Dispatch
+import Fanout
+import Synchronization
+import Testing
+
+/// A target safe to call from several threads: it counts deliveries atomically.
+final class AtomicCounter: ScrollViewDelegate, Sendable {
+    let deliveries = Atomic<Int>(0)
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        deliveries.add(1, ordering: .relaxed)
+    }
+}
+
+/// Runs `body` for indices `0 ..< count` on that many threads at once.
+private func onThreads(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: count, execute: body)
+}
+
+/// `ScrollView` is not `Sendable`; the targets here never read it.
+private struct SharedView: @unchecked Sendable {
+    let view = ScrollView()
+}
+
+@Suite("ConcurrentMultiplexer under contention")
+struct ConcurrentStressTests {
+    @Test("2 dispatching and 2 mutating threads, 100 000 messages: permanent targets get every message once")
+    func dispatchWhileMutating() {
+        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        let permanent = (0..<4).map { _ in AtomicCounter() }
+        for target in permanent { multiplexer.add(target) }
+        let messagesPerThread = 50_000
+        let shared = SharedView()
+        let dispatchersDone = Atomic<Int>(0)
+        let mutations = Atomic<Int>(0)
+        onThreads(4) { thread in
+            if thread < 2 {
+                for _ in 0..<messagesPerThread { multiplexer.scrollViewDidScroll(shared.view) }
+                dispatchersDone.add(1, ordering: .releasing)
+            } else {
+                // Churn: add and remove transient targets until both dispatchers finish.
+                repeat {
+                    let transient = (0..<3).map { _ in AtomicCounter() }
+                    for target in transient { multiplexer.add(target) }
+                    _ = multiplexer.count
+                    for target in transient { multiplexer.remove(target) }
+                    mutations.add(1, ordering: .relaxed)
+                } while dispatchersDone.load(ordering: .acquiring) < 2
+            }
+        }
+        for target in permanent {
+            #expect(target.deliveries.load(ordering: .relaxed) == 2 * messagesPerThread)
+        }
+        #expect(multiplexer.count == permanent.count)
+        #expect(mutations.load(ordering: .relaxed) > 0)
+    }
+
+    @Test("dispatching from several threads while a callback mutates the multiplexer")
+    func mutationFromCallbacks() {
+        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        let counter = AtomicCounter()
+        let churn = ChurningTarget(multiplexer)
+        multiplexer.add(counter)
+        multiplexer.add(churn)
+        let shared = SharedView()
+        onThreads(2) { _ in
+            for _ in 0..<10_000 { multiplexer.scrollViewDidScroll(shared.view) }
+        }
+        #expect(counter.deliveries.load(ordering: .relaxed) == 20_000)
+        #expect(multiplexer.count == 2)
+        multiplexer.remove(churn)  // the churning target holds the multiplexer: break the cycle
+    }
+}
+
+/// A target that adds and removes another target from inside its callback.
+final class ChurningTarget: ScrollViewDelegate, Sendable {
+    let multiplexer: ConcurrentMultiplexer<ScrollViewSchema>
+
+    init(_ multiplexer: ConcurrentMultiplexer<ScrollViewSchema>) { self.multiplexer = multiplexer }
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        let transient = AtomicCounter()
+        multiplexer.add(transient)
+        multiplexer.remove(transient)
+    }
+}
