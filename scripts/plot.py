@@ -14,9 +14,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 MESSAGES = ["didScroll", "didEndDragging", "shouldScrollToTop", "viewForZooming"]
-STRATEGIES = ["existentialArray", "closureTable", "selectorDictionary"]
+STRATEGIES = ["existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound", "concurrent",
+              "parameterPack"]
 PEERS = ["notificationCenter", "observation", "asyncStream", "objcForwardInvocation"]
-STYLE = {name: dict(color=f"C{i}", marker="os^Dv<>ph*"[i % 10]) for i, name in enumerate(STRATEGIES + ["floor"] + PEERS + ["delegateChain"])}
+PALETTE = plt.get_cmap("tab20").colors
+STYLE = {name: dict(color=PALETTE[i % 20], marker="os^Dv<>ph*XP"[i % 12])
+         for i, name in enumerate(STRATEGIES + ["floor"] + PEERS + ["delegateChain"])}
 
 
 def load(path):
@@ -154,7 +157,7 @@ def setup_cost(rows, out):
         print("no setup rows: skipped setup-cost")
         return
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
-    for name in STRATEGIES:
+    for name in [s for s in STRATEGIES if s != "parameterPack"]:
         add = {r["width"]: r["ns_per_delivery"] for r in setup if r["strategy"] == name and r["message"] == "add"}
         both = {r["width"]: r["ns_per_delivery"] for r in setup if r["strategy"] == name and r["message"] == "addThenRemove"}
         widths = sorted(set(add) & set(both))
@@ -174,6 +177,24 @@ def setup_cost(rows, out):
     save(fig, out, "setup-cost")
 
 
+def contention(rows, out):
+    subset = [r for r in rows if r["benchmark"] == "contention"]
+    if not subset:
+        print("no contention rows: skipped contention")
+        return
+    labels = [r["message"] for r in subset]
+    values = [float(r["deliveries_per_second"]) / 1e6 for r in subset]
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    bars = ax.bar(labels, values, color=STYLE["concurrent"]["color"], label="concurrent, width 64")
+    ax.bar_label(bars, labels=[f"{v:.0f}" for v in values], fontsize=8)
+    ax.set_xlabel("dispatching threads (+ a thread adding and removing a target)")
+    ax.set_ylabel("million deliveries per second (all threads)")
+    ax.set_title("ConcurrentMultiplexer throughput under contention")
+    ax.legend(fontsize=8)
+    footer(fig, rows)
+    save(fig, out, "contention")
+
+
 def main(argv):
     path = argv[1] if len(argv) > 1 else "Results/results.csv"
     rows = load(path)
@@ -184,6 +205,7 @@ def main(argv):
     slowdown_heatmap(rows, out)
     chain_vs_multiplexer(rows, out)
     setup_cost(rows, out)
+    contention(rows, out)
 
 
 if __name__ == "__main__":

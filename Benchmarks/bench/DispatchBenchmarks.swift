@@ -43,8 +43,11 @@ enum DispatchBenchmarks {
             responders: responders, deliveriesPerOperation: responders
         ) {
             let multiplexer = identity(strategy.makeMultiplexer())
-            for target in makeTargets(width: width, responders: responders) { multiplexer.add(target) }
-            return body(sending: message, to: multiplexer)
+            // The case owns its targets, as an app's behaviours are owned: the weak strategies do not.
+            let targets = makeTargets(width: width, responders: responders)
+            for target in targets { multiplexer.add(target) }
+            let send = body(sending: message, to: multiplexer)
+            return { iterations in withExtendedLifetime(targets) { send(iterations) } }
         }
     }
 

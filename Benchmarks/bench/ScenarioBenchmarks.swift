@@ -80,12 +80,13 @@ enum ScenarioBenchmarks {
             responders: width, deliveriesPerOperation: width
         ) {
             let multiplexer = identity(strategy.makeMultiplexer())
-            for target in makeTargets(width: width, responders: width) { multiplexer.add(target) }
+            let targets = makeTargets(width: width, responders: width)
+            for target in targets { multiplexer.add(target) }
             let view = ScrollView()
             view.delegate = multiplexer
             return { iterations in
                 for iteration in 0..<iterations { view.scroll(to: Double(iteration)) }
-                withExtendedLifetime(multiplexer) {}
+                withExtendedLifetime((multiplexer, targets)) {}
             }
         }
     }

@@ -38,7 +38,8 @@ struct Selection {
 
     /// Every strategy and peer name a case can have.
     static var strategyNames: [String] {
-        DispatchBenchmarks.strategyNames + PeerBenchmarks.names + [ObjCPeer.name, "delegateChain"]
+        DispatchBenchmarks.strategyNames + [StaticFanOutBenchmarks.name] + PeerBenchmarks.names
+            + [ObjCPeer.name, "delegateChain"]
     }
 
     /// The widths at which the Objective-C peer runs (it sends didScroll only).
@@ -57,9 +58,11 @@ struct Selection {
     /// The selected cases, in run order.
     func cases() -> [BenchmarkCase] {
         var all = DispatchBenchmarks.cases(widths: widths, messages: messages)
+        all += StaticFanOutBenchmarks.cases(widths: widths, messages: messages)
         if messages.contains(.didScroll) {
             all += PeerBenchmarks.cases(widths: widths)
             all += ScenarioBenchmarks.cases(widths: widths)
+            if widths.contains(ContentionBenchmarks.width) || widths.count > 3 { all += ContentionBenchmarks.cases() }
         }
         return all.filter { benchmarkCase in
             (strategies?.contains(benchmarkCase.strategy) ?? true)

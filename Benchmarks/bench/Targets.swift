@@ -7,8 +7,11 @@ import Microbench
 // concrete type from one module gets devirtualized).
 
 /// A behaviour that counts what it receives. `responds` decides whether it
-/// implements the messages at all (the sparse case).
-final class TallyTarget: ScrollViewDelegate {
+/// implements the messages at all (the sparse case). Both target types are
+/// `RegistrationHolder`s, so `lifetimeBound` binds them (the other strategies
+/// ignore the bag).
+final class TallyTarget: ScrollViewDelegate, RegistrationHolder {
+    let registrations = RegistrationBag()
     var tally = 0
     let responds: Bool
 
@@ -22,7 +25,8 @@ final class TallyTarget: ScrollViewDelegate {
 }
 
 /// A second target type with the same work, so call sites see two types.
-final class OffsetTarget: ScrollViewDelegate {
+final class OffsetTarget: ScrollViewDelegate, RegistrationHolder {
+    let registrations = RegistrationBag()
     var lastOffset = 0.0
     var tally = 0
     let responds: Bool
@@ -49,6 +53,10 @@ func makeTargets(width: Int, responders: Int) -> [any ScrollViewDelegate] {
     let stride = width / max(responders, 1)
     return (0..<width).map { makeTarget($0, responds: $0.isMultiple(of: stride) && $0 / stride < responders) }
 }
+
+/// A target that does nothing, for dispatching from several threads at once
+/// without the targets themselves racing.
+final class QuietTarget: ScrollViewDelegate {}
 
 /// The floor's target: a concrete `final class` whose calls are static.
 final class FloorTarget {

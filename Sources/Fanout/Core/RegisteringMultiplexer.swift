@@ -20,13 +20,18 @@ public class RegisteringMultiplexer<Schema: DelegateSchema> {
 
     /// Whether any live registered target responds to `key`.
     ///
-    /// - Complexity: O(1) for the strong strategies; O(*n*) for the weak ones.
+    /// - Complexity: O(1) for the strong strategies; for the weak ones, one
+    ///   weak load per dead responder before the first live one.
     public final func responds(to key: Schema.Key) -> Bool {
-        pruneDeadTargets()
-        return registry.responds(to: key)
+        registry.responds(to: key) && hasLiveResponder(to: key)
     }
 
     /// Forgets targets that have been deallocated. Strong strategies have none.
     @usableFromInline
     internal func pruneDeadTargets() {}
+
+    /// Whether a target that responds to `key` is still alive; called only
+    /// when the registry counts one. Strong strategies' targets always are.
+    @usableFromInline
+    internal func hasLiveResponder(to key: Schema.Key) -> Bool { true }
 }

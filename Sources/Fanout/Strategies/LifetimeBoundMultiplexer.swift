@@ -25,6 +25,9 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     @usableFromInline
     internal var invoking: LifetimeRegistration<Schema>?
 
+    /// How many registrations are weak references (targets that are not holders).
+    private var weaklyHeld = 0
+
     /// Creates a multiplexer with no targets.
     override public init() {}
 
@@ -50,6 +53,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
             Unmanaged.passUnretained(holder as AnyObject).release()
         } else {
             registration = LifetimeRegistration(load: Schema.weakReference(to: target), messages: messages)
+            weaklyHeld += 1
         }
         registrations.append(registration, for: id)
     }
@@ -62,6 +66,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     public func remove(_ target: Schema.Target) {
         pruneDeadTargets()
         guard let (id, _) = registry.remove(target) else { return }
+        if registrations.entries.contains(where: { $0.id == id && !$0.value.isBound }) { weaklyHeld -= 1 }
         registrations.remove(id)
     }
 
@@ -74,9 +79,18 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
         registrations.remove(id)
     }
 
+    /// Bound targets leave the registry when they die; weakly held ones must be loaded.
+    override func hasLiveResponder(to key: Schema.Key) -> Bool {
+        guard weaklyHeld > 0 else { return true }
+        return registrations.entries.contains {
+            $0.value.isActive && $0.value.messages.contains(key) && ($0.value.isBound || $0.value.load?() != nil)
+        }
+    }
+
     override func pruneDeadTargets() {
         for id in registrations.removeAll(where: { !$0.isBound && $0.load?() == nil }) {
             _ = registry.remove(id: id)
+            weaklyHeld -= 1
         }
     }
 
@@ -93,15 +107,14 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     ) {
         let snapshot = registrations.entries
         for entry in snapshot where entry.value.isActive && entry.value.messages.contains(message.key) {
-            let registration = entry.value
             let answer: Result
-            if let bound = registration.bound {
+            if let bound = entry.value.bound {
                 #if DEBUG
-                invoking = registration
+                invoking = entry.value
                 defer { invoking = nil }
                 #endif
                 answer = message.invoke(bound.pointee, arguments)
-            } else if let target = registration.load?() {
+            } else if let target = entry.value.load?() {
                 answer = message.invoke(target, arguments)
             } else {
                 continue
@@ -120,7 +133,9 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// The weak reference, for any other target.
     @usableFromInline let load: (() -> Schema.Target?)?
     @usableFromInline let messages: MessageSet<Schema.Key>
-    @usableFromInline private(set) var isActive = true
+    /// Read on every delivery; written only by the same thread when the
+    /// target dies, so dynamic exclusivity checks are not needed.
+    @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
     /// Owned by the target's bag, so that the bag's death ends the registration.
     weak var token: RegistrationToken?
     weak var bag: RegistrationBag?

@@ -9,8 +9,8 @@
 /// Every delivery loads a weak reference (the runtime's `swift_weakLoadStrong`,
 /// which takes a lock-free but atomic path and returns a +1 reference), so a
 /// dispatch costs a weak load and a release per target on top of the call.
-/// `count` and `responds(to:)` first drop deallocated targets, so both are
-/// exact for live targets and O(*n*).
+/// `count` first drops deallocated targets and `responds(to:)` looks for a
+/// live responder, so both are exact for live targets.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     @usableFromInline
     internal struct Registration {
@@ -49,6 +49,10 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
         pruneDeadTargets()
         guard let (id, _) = registry.remove(target) else { return }
         registrations.remove(id)
+    }
+
+    override func hasLiveResponder(to key: Schema.Key) -> Bool {
+        registrations.entries.contains { $0.value.messages.contains(key) && $0.value.load() != nil }
     }
 
     override func pruneDeadTargets() {

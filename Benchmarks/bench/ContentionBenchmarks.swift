@@ -1,0 +1,49 @@
+import Dispatch
+import Fanout
+import Microbench
+import Synchronization
+
+/// The `contention` scenario: `ConcurrentMultiplexer` at width 64 dispatching
+/// from 1 or 2 threads, with or without a third thread adding and removing a
+/// target all the while. ns per operation is wall time per message over all
+/// dispatching threads, so `deliveries_per_second` is the throughput.
+enum ContentionBenchmarks {
+    static let width = 64
+
+    static func cases() -> [BenchmarkCase] {
+        [(1, false), (2, false), (1, true), (2, true)].map { dispatchers, mutating in
+            let label = "\(dispatchers)dispatcher\(dispatchers == 1 ? "" : "s")\(mutating ? "+mutator" : "")"
+            return BenchmarkCase(
+                benchmark: "contention", strategy: DispatchStrategy.concurrent.rawValue, message: label, width: width,
+                responders: width, deliveriesPerOperation: width
+            ) { body(dispatchers: dispatchers, mutating: mutating) }
+        }
+    }
+
+    /// `ScrollView` is not `Sendable`; the quiet targets never touch it.
+    struct SharedView: @unchecked Sendable {
+        let view = ScrollView()
+    }
+
+    static func body(dispatchers: Int, mutating: Bool) -> (Int) -> Void {
+        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        for _ in 0..<width { multiplexer.add(QuietTarget()) }
+        let shared = SharedView()
+        return { iterations in
+            let finished = Atomic<Int>(0)
+            let share = max(1, iterations / dispatchers)
+            DispatchQueue.concurrentPerform(iterations: dispatchers + (mutating ? 1 : 0)) { worker in
+                if worker < dispatchers {
+                    for _ in 0..<share { multiplexer.scrollViewDidScroll(shared.view) }
+                    finished.add(1, ordering: .releasing)
+                } else {
+                    repeat {
+                        let transient = QuietTarget()
+                        multiplexer.add(transient)
+                        multiplexer.remove(transient)
+                    } while finished.load(ordering: .acquiring) < dispatchers
+                }
+            }
+        }
+    }
+}
