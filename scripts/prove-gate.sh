@@ -61,25 +61,25 @@ inject \
     @usableFromInline internal var injected: Injected?
     @usableFromInline
     internal var registrations' \
-    '        let snapshot = registrations.entries' \
+    '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
     '        injected = Injected()
-        let snapshot = registrations.entries'
+        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
 check 1 allocation "REGRESSION dispatch/existentialArray/didScroll/256/256 mallocs_per_op" "gate: FAIL"
 
-# More work per delivery: one more add per target and one store per message.
+# More work per delivery: one more add per delivery and one store per message.
 inject \
     '    @usableFromInline
     internal var registrations' \
     '    @usableFromInline internal var injectedWork = 0
     @usableFromInline
     internal var registrations' \
-    '        let snapshot = registrations.entries
-        for entry in snapshot where entry.value.messages.contains(message.key) {' \
-    '        let snapshot = registrations.entries
-        var work = 0
+    '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
+    '        var work = 0
         defer { injectedWork = work }
-        for entry in snapshot where entry.value.messages.contains(message.key) {
-            work &+= 1'
+        StrongRegistration.deliver(message, arguments, to: registrations.entries) { answer in
+            work &+= 1
+            return shouldContinue(answer)
+        }'
 check 1 work "REGRESSION dispatch/existentialArray/didScroll/256/256 instructions_per_op" "gate: FAIL"
 
 cp "$work/original.swift" "$file"

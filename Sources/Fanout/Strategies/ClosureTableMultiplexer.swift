@@ -10,7 +10,9 @@
 /// closures of targets that respond, so sparse responders cost nothing.
 public final class ClosureTableMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     /// One list of closures per message ordinal; `nil` until a target binds it.
-    @usableFromInline
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline
     internal var table = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
 
     /// Creates a multiplexer with no targets.
@@ -86,7 +88,7 @@ internal class ClosureListBase {
 /// The closures bound for one message, in registration order.
 @usableFromInline
 internal final class ClosureList<Arguments, Result>: ClosureListBase {
-    @usableFromInline
+    @exclusivity(unchecked) @usableFromInline
     var closures = IdentifiedList<(Arguments) -> Result>()
 
     @usableFromInline

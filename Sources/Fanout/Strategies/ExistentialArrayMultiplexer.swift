@@ -11,7 +11,9 @@
 /// Every dispatch visits every target and skips those whose mask lacks the
 /// message, so sparse responders still cost one mask test per target.
 public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
-    @usableFromInline
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline
     internal var registrations = IdentifiedList<StrongRegistration<Schema>>()
 
     /// Creates a multiplexer with no targets.

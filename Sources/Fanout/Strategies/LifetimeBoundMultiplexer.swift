@@ -17,7 +17,9 @@
 /// own callbacks is a programming error, reported by a trap in debug builds.
 /// Like the other single-threaded strategies, it must be used from one thread.
 public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
-    @usableFromInline
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline
     internal var registrations = IdentifiedList<LifetimeRegistration<Schema>>()
 
     /// The bound registration being called, to catch a holder that releases

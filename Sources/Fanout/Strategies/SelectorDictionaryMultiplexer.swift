@@ -15,7 +15,9 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     @usableFromInline
     internal typealias Handler = (Any) -> Any
 
-    @usableFromInline
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline
     internal var handlers: [String: IdentifiedList<Handler>] = [:]
 
     /// Creates a multiplexer with no targets.

@@ -25,7 +25,9 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
         }
     }
 
-    @usableFromInline
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    @exclusivity(unchecked) @usableFromInline
     internal var registrations = IdentifiedList<Registration>()
 
     /// Creates a multiplexer with no targets.
