@@ -55,12 +55,13 @@ check 0 unchanged "gate: PASS"
 
 # One heap allocation per dispatch: a new object stored on every message.
 inject \
-    '    @usableFromInline
-    internal var registrations' \
+    '    internal var registrations = IdentifiedList' \
+    '    internal var registrations = IdentifiedList' \
+    '    /// Creates a multiplexer with no targets.' \
     '    @usableFromInline final class Injected { @usableFromInline init() {} }
     @usableFromInline internal var injected: Injected?
-    @usableFromInline
-    internal var registrations' \
+
+    /// Creates a multiplexer with no targets.' \
     '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
     '        injected = Injected()
         StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
@@ -68,11 +69,10 @@ check 1 allocation "REGRESSION dispatch/existentialArray/didScroll/256/256 mallo
 
 # More work per delivery: one more add per delivery and one store per message.
 inject \
-    '    @usableFromInline
-    internal var registrations' \
+    '    /// Creates a multiplexer with no targets.' \
     '    @usableFromInline internal var injectedWork = 0
-    @usableFromInline
-    internal var registrations' \
+
+    /// Creates a multiplexer with no targets.' \
     '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
     '        var work = 0
         defer { injectedWork = work }
