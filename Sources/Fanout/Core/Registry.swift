@@ -51,6 +51,10 @@ internal struct Registry<Schema: DelegateSchema> {
         return (id, messages)
     }
 
+    /// Whether a target with identity `id` is registered.
+    @inlinable
+    internal func contains(_ id: ObjectIdentifier) -> Bool { members[id] != nil }
+
     /// The number of registered targets.
     @inlinable
     internal var count: Int { members.count }

@@ -37,9 +37,17 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     /// ``RegistrationHolder``, weakly otherwise. Registering a live registered
     /// target again does nothing.
     ///
-    /// - Complexity: O(*n*): weakly held targets that died are pruned first.
+    /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is
+    ///   already registered, to tell a live duplicate from a dead weakly held
+    ///   target whose memory a new object reuses.
     public func add(_ target: Schema.Target) {
-        pruneDeadTargets()
+        let id = Schema.identity(of: target)
+        if registry.contains(id),
+           registrations.entries.contains(where: { $0.id == id && !$0.value.isBound && $0.value.load?() == nil }) {
+            _ = registry.remove(id: id)
+            registrations.remove(id)
+            weaklyHeld -= 1
+        }
         guard let (id, messages) = registry.insert(target) else { return }
         let registration: LifetimeRegistration<Schema>
         if let holder = target as? any RegistrationHolder {
@@ -66,7 +74,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        pruneDeadTargets()
         guard let (id, _) = registry.remove(target) else { return }
         if registrations.entries.contains(where: { $0.id == id && !$0.value.isBound }) { weaklyHeld -= 1 }
         registrations.remove(id)

@@ -36,10 +36,15 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
     /// Registers `target` weakly; registering a live registered target again
     /// does nothing.
     ///
-    /// - Complexity: O(*n*): deallocated targets are pruned first, so that a
-    ///   new object at a dead one's address is not mistaken for it.
+    /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is
+    ///   already registered, to tell a live duplicate from a dead target whose
+    ///   memory a new object reuses.
     public func add(_ target: Schema.Target) {
-        pruneDeadTargets()
+        let id = Schema.identity(of: target)
+        if registry.contains(id), registrations.entries.contains(where: { $0.id == id && $0.value.load() == nil }) {
+            _ = registry.remove(id: id)
+            registrations.remove(id)
+        }
         guard let (id, messages) = registry.insert(target) else { return }
         registrations.append(Registration(load: Schema.weakReference(to: target), messages: messages), for: id)
     }
@@ -48,7 +53,6 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        pruneDeadTargets()
         guard let (id, _) = registry.remove(target) else { return }
         registrations.remove(id)
     }
