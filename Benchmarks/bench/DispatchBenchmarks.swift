@@ -5,7 +5,7 @@ import Microbench
 /// width × dense and sparse responders, as `dispatch` cases.
 enum DispatchBenchmarks {
     /// The strategies and baselines this file measures, by CSV name.
-    static let strategyNames = DispatchStrategy.allCases.map(\.rawValue) + ["floor"]
+    static let strategyNames = DispatchStrategy.allCases.map(\.rawValue) + ["floor", "existentialFloor"]
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
     /// (at least one) when that differs.
@@ -29,6 +29,7 @@ enum DispatchBenchmarks {
             for width in widths {
                 for responders in responderCounts(width: width) {
                     cases.append(floorCase(message, width: width, responders: responders))
+                    cases.append(existentialFloorCase(message, width: width, responders: responders))
                 }
             }
         }
@@ -75,6 +76,51 @@ enum DispatchBenchmarks {
                 var found = 0
                 for _ in 0..<iterations where multiplexer.viewForZooming(in: view) != nil { found += 1 }
                 blackHole(found)
+            }
+        }
+    }
+
+    /// The second floor: a hand-written loop over `[any ScrollViewDelegate]`
+    /// holding the responders (the same two target types as the multiplexers),
+    /// with no multiplexer: what a protocol-existential call costs by itself.
+    static func existentialFloorCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(
+            benchmark: "dispatch", strategy: "existentialFloor", message: "\(message)", width: width,
+            responders: responders, deliveriesPerOperation: responders
+        ) {
+            let targets = identity((0..<responders).map { makeTarget($0, responds: true) })
+            let view = ScrollView()
+            switch message {
+            case .didScroll:
+                return { iterations in
+                    let local = targets
+                    for _ in 0..<iterations { for target in local { target.scrollViewDidScroll(view) } }
+                }
+            case .didEndDragging:
+                return { iterations in
+                    let local = targets
+                    for _ in 0..<iterations {
+                        for target in local { target.scrollViewDidEndDragging(view, willDecelerate: true) }
+                    }
+                }
+            case .shouldScrollToTop:
+                return { iterations in
+                    let local = targets
+                    var allowed = true
+                    for _ in 0..<iterations {
+                        for target in local { allowed = target.scrollViewShouldScrollToTop(view) && allowed }
+                    }
+                    blackHole(allowed)
+                }
+            case .viewForZooming:
+                return { iterations in
+                    let local = targets
+                    var found = 0
+                    for _ in 0..<iterations {
+                        for target in local where target.viewForZooming(in: view) != nil { found += 1; break }
+                    }
+                    blackHole(found)
+                }
             }
         }
     }

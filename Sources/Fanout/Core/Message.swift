@@ -14,6 +14,11 @@ public protocol MessageProtocol<Schema> {
     /// Sends the message to one target.
     func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result
 
+    /// A closure that sends the message to `target`: what a closure table
+    /// stores. Made where the descriptor's types are concrete, so calling it
+    /// runs specialized code.
+    func bound(to target: Schema.Target) -> (Arguments) -> Result
+
     /// Unpacks dynamically typed arguments, as `forwardInvocation:` would.
     ///
     /// - Throws: ``ForwardingError`` naming the selector and what was expected
@@ -44,14 +49,22 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let unpacker: (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
 
+    /// Makes the closure that sends the message to one target. Created with
+    /// the descriptor, where its types are concrete, so that the closures a
+    /// closure table stores run specialized code.
+    @usableFromInline
+    internal let binder: (Schema.Target) -> (Arguments) -> Result
+
     @inlinable
     internal init(
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
+        binder: @escaping (Schema.Target) -> (Arguments) -> Result,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
     ) {
         self.key = key
         self.body = body
+        self.binder = binder
         self.unpacker = unpacker
     }
 
@@ -62,6 +75,14 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @inline(__always)
     public func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result {
         body(target, arguments)
+    }
+
+    /// A closure that sends the message to `target`.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public func bound(to target: Schema.Target) -> (Arguments) -> Result {
+        binder(target)
     }
 
     /// Unpacks dynamically typed arguments.
@@ -77,7 +98,9 @@ extension Message {
     /// Describes a message with no arguments besides the target.
     @inlinable
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result) where Arguments == Void {
-        self.init(key: key, body: { target, _ in body(target) }) { arguments, selector throws(ForwardingError) in
+        self.init(
+            key: key, body: { target, _ in body(target) }, binder: { target in { _ in body(target) } }
+        ) { arguments, selector throws(ForwardingError) in
             _ = try ArgumentList(arguments, selector: selector, expecting: [])
         }
     }
@@ -88,7 +111,10 @@ extension Message {
         // Wrapped rather than stored as is: storing `body` directly makes the
         // compiler insert a reabstraction thunk that passes the target
         // indirectly, which costs a retain and a release per delivery.
-        self.init(key: key, body: { target, arguments in body(target, arguments) }) { arguments, selector throws(ForwardingError) in
+        self.init(
+            key: key, body: { target, arguments in body(target, arguments) },
+            binder: { target in { arguments in body(target, arguments) } }
+        ) { arguments, selector throws(ForwardingError) in
             let list = try ArgumentList(arguments, selector: selector, expecting: [Arguments.self])
             return try list.value(at: 0, as: Arguments.self)
         }
@@ -97,7 +123,10 @@ extension Message {
     /// Describes a message with two arguments.
     @inlinable
     public init<A, B>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result) where Arguments == (A, B) {
-        self.init(key: key, body: { target, arguments in body(target, arguments.0, arguments.1) }) {
+        self.init(
+            key: key, body: { target, arguments in body(target, arguments.0, arguments.1) },
+            binder: { target in { arguments in body(target, arguments.0, arguments.1) } }
+        ) {
             arguments, selector throws(ForwardingError) in
             let list = try ArgumentList(arguments, selector: selector, expecting: [A.self, B.self])
             return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))

@@ -41,7 +41,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: RegisteringM
             list = ClosureList()
             table[ordinal] = list
         }
-        list.closures.append({ arguments in message.invoke(target, arguments) }, for: id)
+        list.closures.append(message.bound(to: target), for: id)
     }
 
     /// Unregisters `target`, releasing its closures.
