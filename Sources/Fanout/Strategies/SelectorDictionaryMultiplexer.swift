@@ -1,24 +1,23 @@
 /// A multiplexer that keys its handlers by selector string, the Swift analog
-/// of Objective-C method lookup plus `NSInvocation`: dispatch hashes the
-/// selector, finds the handlers, and invokes each with the arguments boxed
-/// as `Any`, unboxing the answer.
-///
-/// It is also the one strategy that forwards messages named at run time:
+/// of Objective-C method lookup: every dispatch hashes the message's selector
+/// to find the handlers bound for it, then calls them in turn. Messages named
+/// at run time are forwarded like an `NSInvocation`, with boxed arguments.
 ///
 /// ```swift
 /// let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
 /// multiplexer.add(behavior)
 /// let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
 /// ```
+///
+/// The handlers for one selector are typed closures (a ``ClosureList``), so a
+/// typed dispatch boxes nothing: its cost over a closure table is one string
+/// hash per message. Only ``forward(_:arguments:)`` unpacks `Any` arguments
+/// and boxes the answers.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
-    /// A bound message: takes the boxed arguments, returns the boxed answer.
-    @usableFromInline
-    internal typealias Handler = (Any) -> Any
-
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers: [String: IdentifiedList<Handler>] = [:]
+    internal var handlers: [String: ClosureListBase] = [:]
 
     /// Creates a multiplexer with no targets.
     override public init() {}
@@ -31,12 +30,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = registry.insert(target) else { return }
         for message in Schema.messages where messages.contains(message.key) {
-            handlers[message.key.rawValue, default: IdentifiedList()].append(Self.handler(message, target), for: id)
+            bind(message, to: target, id: id)
         }
     }
 
-    private static func handler<M: MessageProtocol<Schema>>(_ message: M, _ target: Schema.Target) -> Handler {
-        { boxed in message.invoke(target, boxed as! M.Arguments) }
+    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
+        ClosureList.bind(message, to: target, id: id, in: &handlers[message.key.rawValue])
     }
 
     /// Unregisters `target`, releasing its handlers.
@@ -46,7 +45,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     public func remove(_ target: Schema.Target) {
         guard let (id, messages) = registry.remove(target) else { return }
         for key in Schema.Key.allCases where messages.contains(key) {
-            handlers[key.rawValue]?.remove(id)
+            handlers[key.rawValue]?.removeClosure(for: id)
         }
     }
 
@@ -55,11 +54,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     ///
     /// - Complexity: O(*s*), where *s* is the length of the selector (one hash).
     public func responds(toSelector selector: String) -> Bool {
-        handlers[selector].map { !$0.isEmpty } ?? false
+        guard let key = Schema.Key(selector: selector) else { return false }
+        return responds(to: key)
     }
 
-    /// Looks up the handlers for `message` by selector and invokes each with
-    /// the boxed arguments, in registration order.
+    /// Looks up the handlers for `message` by its selector and calls them in
+    /// registration order.
     ///
     /// - Complexity: O(*s* + *r*), where *s* is the length of the selector and
     ///   *r* the number of targets that respond to `message`.
@@ -70,11 +70,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let snapshot = handlers[message.key.rawValue]?.entries else { return }
-        let invocation: Any = arguments
-        for entry in snapshot {
-            guard shouldContinue(entry.value(invocation) as! Result) else { return }
-        }
+        guard let slot = handlers[message.key.rawValue] else { return }
+        ClosureList.deliver(arguments, from: slot, while: shouldContinue)
     }
 
     /// Forwards a message named at run time to every target that responds to
@@ -94,13 +91,21 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     ///   the number of targets that respond.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         let message = try Schema.message(forSelector: selector)
-        let invocation = try Self.box(message, arguments)
-        let snapshot = handlers[selector]?.entries ?? []
-        return snapshot.map { flattenOptional($0.value(invocation)) }
+        return try Self.invoke(message, with: arguments, on: handlers[selector])
     }
 
-    private static func box<M: MessageProtocol<Schema>>(_ message: M, _ arguments: [Any]) throws(ForwardingError) -> Any {
-        try message.unpack(arguments)
+    /// Unpacks `arguments` for `message` and calls every handler in `slot`.
+    private static func invoke<M: MessageProtocol<Schema>>(
+        _ message: M, with arguments: [Any], on slot: ClosureListBase?
+    ) throws(ForwardingError) -> [Any?] {
+        let unpacked = try message.unpack(arguments)
+        guard let slot else { return [] }
+        var answers: [Any?] = []
+        ClosureList<M.Arguments, M.Result>.deliver(unpacked, from: slot) { answer in
+            answers.append(flattenOptional(answer))
+            return true
+        }
+        return answers
     }
 }
 

@@ -1,0 +1,65 @@
+/// The type-erased face of one message's closure list, so that lists for
+/// messages of different signatures can share one table.
+@usableFromInline
+internal class ClosureListBase {
+    @usableFromInline
+    init() {}
+
+    func removeClosure(for id: ObjectIdentifier) {}
+}
+
+/// The closures bound for one message, in registration order: the storage of
+/// ``ClosureTableMultiplexer`` (indexed by message ordinal) and
+/// ``SelectorDictionaryMultiplexer`` (keyed by selector).
+@usableFromInline
+internal final class ClosureList<Arguments, Result>: ClosureListBase {
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check.
+    @exclusivity(unchecked) @usableFromInline
+    var closures = IdentifiedList<(Arguments) -> Result>()
+
+    @usableFromInline
+    override init() {}
+
+    override func removeClosure(for id: ObjectIdentifier) {
+        closures.remove(id)
+    }
+
+    /// Appends the closure that sends `message` to `target` to the list in
+    /// `slot`, creating the list if the slot is empty.
+    ///
+    /// - Precondition: The slot, if filled, holds the list for a descriptor of
+    ///   the same signature (a schema lists one descriptor per message).
+    static func bind<M: MessageProtocol>(
+        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout ClosureListBase?
+    ) where M.Arguments == Arguments, M.Result == Result {
+        let list: ClosureList
+        if let existing = slot {
+            guard let typed = existing as? ClosureList else {
+                preconditionFailure("\(M.Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
+            }
+            list = typed
+        } else {
+            list = ClosureList()
+            slot = list
+        }
+        list.closures.append(message.bound(to: target), for: id)
+    }
+
+    /// Calls the closures of the list in `slot`, in order, over a snapshot,
+    /// for as long as `shouldContinue` accepts the answers.
+    ///
+    /// - Precondition: `slot` was filled by ``bind(_:to:id:in:)`` with this
+    ///   signature (checked in debug builds).
+    /// - Complexity: O(*r*) in the closures of the list.
+    @inlinable
+    @inline(__always)
+    static func deliver(_ arguments: Arguments, from slot: ClosureListBase, while shouldContinue: (Result) -> Bool) {
+        let snapshot = unsafeDowncast(slot, to: ClosureList.self).closures.entries
+        // A plain loop: iterating the buffer through an unsafe pointer instead
+        // makes the optimizer retain and release every closure (measured).
+        for entry in snapshot {
+            guard shouldContinue(entry.value(arguments)) else { return }
+        }
+    }
+}
