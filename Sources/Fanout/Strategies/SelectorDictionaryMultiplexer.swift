@@ -13,7 +13,7 @@
 /// typed dispatch boxes nothing: its cost over a closure table is one string
 /// hash per message. Only ``forward(_:arguments:)`` unpacks `Any` arguments
 /// and boxes the answers.
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: ClosureBindingMultiplexer<Schema>, Multiplexing {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
     @exclusivity(unchecked) @usableFromInline
@@ -22,31 +22,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Regist
     /// Creates a multiplexer with no targets.
     override public init() {}
 
-    /// Registers `target` strongly (its handlers capture it), binding one
-    /// handler under the selector of each message it responds to; registering
-    /// it again does nothing.
-    ///
-    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
-    public func add(_ target: Schema.Target) {
-        guard let (id, messages) = registry.insert(target) else { return }
-        for message in Schema.messages where messages.contains(message.key) {
-            bind(message, to: target, id: id)
-        }
-    }
-
-    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
-        ClosureList.bind(message, to: target, id: id, in: &handlers[message.key.rawValue])
-    }
-
-    /// Unregisters `target`, releasing its handlers.
-    ///
-    /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
-    ///   the number of messages it responded to.
-    public func remove(_ target: Schema.Target) {
-        guard let (id, messages) = registry.remove(target) else { return }
-        for key in Schema.Key.allCases where messages.contains(key) {
-            handlers[key.rawValue]?.removeClosure(for: id)
-        }
+    override func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
+        body(&handlers[key.rawValue])
     }
 
     /// Whether any registered target responds to the message named `selector`;
