@@ -31,9 +31,6 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether a multiplexer of this strategy may be used from several threads at once.
-    public var isThreadSafe: Bool { self == .concurrent }
-
     /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
     public func makeMultiplexer() -> any ScrollViewMultiplexer {
         switch self {

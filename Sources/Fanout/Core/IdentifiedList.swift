@@ -62,7 +62,4 @@ internal struct IdentifiedList<Value> {
         return removed
     }
 
-    /// Whether the list is empty.
-    @inlinable
-    internal var isEmpty: Bool { entries.isEmpty }
 }
