@@ -16,10 +16,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 MESSAGES = ["didScroll", "didEndDragging", "shouldScrollToTop", "viewForZooming"]
 STRATEGIES = ["existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound", "concurrent",
               "parameterPack"]
+BASELINES = ["floor", "existentialFloor"]
 PEERS = ["notificationCenter", "observation", "asyncStream", "objcForwardInvocation"]
 PALETTE = plt.get_cmap("tab20").colors
 STYLE = {name: dict(color=PALETTE[i % 20], marker="os^Dv<>ph*XP"[i % 12])
-         for i, name in enumerate(STRATEGIES + ["floor"] + PEERS + ["delegateChain"])}
+         for i, name in enumerate(STRATEGIES + BASELINES + PEERS + ["delegateChain"])}
 
 
 def load(path):
@@ -49,6 +50,17 @@ def save(fig, out, name):
     print(f"wrote {out}/{name}.png and .svg")
 
 
+def log_axes(ax, xlabel, ylabel, title, legend_size=8):
+    """Log-log axes (base 2 across), labelled, gridded, with a legend."""
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=legend_size)
+
+
 def dense(rows, benchmark="dispatch"):
     return [r for r in rows if r["benchmark"] == benchmark and r["responders"] == r["width"]]
 
@@ -57,17 +69,11 @@ def delivery_vs_width(rows, out):
     fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True)
     for ax, message in zip(axes.flat, MESSAGES):
         subset = [r for r in dense(rows) if r["message"] == message]
-        for name in STRATEGIES + ["floor"] + PEERS:
+        for name in STRATEGIES + BASELINES + PEERS:
             points = sorted((r["width"], r["ns_per_delivery"]) for r in subset if r["strategy"] == name)
             if points:
                 ax.plot(*zip(*points), label=name, **STYLE[name])
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_title(message)
-        ax.set_xlabel("fan-out width (targets, all responding)")
-        ax.set_ylabel("ns per delivery (median)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        log_axes(ax, "fan-out width (targets, all responding)", "ns per delivery (median)", message, 7)
     fig.suptitle("Cost per delivery vs fan-out width")
     footer(fig, rows)
     save(fig, out, "delivery-vs-width")
@@ -76,7 +82,7 @@ def delivery_vs_width(rows, out):
 def counters_at_64(rows, out):
     subset = [r for r in dense(rows) if r["width"] == 64 and r["message"] == "didScroll"]
     # Peers measured in another process (the Objective-C proxy) have no counters.
-    names = [n for n in STRATEGIES + ["floor"] + PEERS
+    names = [n for n in STRATEGIES + BASELINES + PEERS
              if any(r["strategy"] == n and r["mallocs_per_op"] != "" for r in subset)]
     by_name = {r["strategy"]: r for r in subset}
 
@@ -106,7 +112,7 @@ def slowdown_heatmap(rows, out):
     subset = [r for r in dense(rows) if r["message"] == "didScroll"]
     floor = {r["width"]: r["ns_per_delivery"] for r in subset if r["strategy"] == "floor"}
     widths = sorted(floor)
-    names = [n for n in STRATEGIES + PEERS if any(r["strategy"] == n for r in subset)]
+    names = [n for n in STRATEGIES + ["existentialFloor"] + PEERS if any(r["strategy"] == n for r in subset)]
     by_key = {(r["strategy"], r["width"]): r["ns_per_delivery"] for r in subset}
     grid = [[by_key.get((n, w), math.nan) / floor[w] for w in widths] for n in names]
     fig, ax = plt.subplots(figsize=(12, 0.6 * len(names) + 2))
@@ -140,13 +146,8 @@ def chain_vs_multiplexer(rows, out):
                         if r["strategy"] == name and r["message"] == "didScroll" and r["width"] in depths)
         if points:
             ax.plot(*zip(*points), label=f"{name} (width)", **STYLE[name])
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("chain depth / multiplexer width (receivers)")
-    ax.set_ylabel("ns per message (median)")
-    ax.set_title("Delegate chain vs one multiplexer, didScroll")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    log_axes(ax, "chain depth / multiplexer width (receivers)", "ns per message (median)",
+             "Delegate chain vs one multiplexer, didScroll")
     footer(fig, rows)
     save(fig, out, "chain-vs-multiplexer")
 
@@ -165,13 +166,7 @@ def setup_cost(rows, out):
             axes[0].plot(widths, [add[w] for w in widths], label=name, **STYLE[name])
             axes[1].plot(widths, [max(both[w] - add[w], 0.01) for w in widths], label=name, **STYLE[name])
     for ax, title in zip(axes, ["add: ns per target (building N)", "remove: ns per target ((add+remove) − add)"]):
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("targets (N)")
-        ax.set_ylabel("ns per target (median)")
-        ax.set_title(title)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        log_axes(ax, "targets (N)", "ns per target (median)", title)
     fig.suptitle("Setup cost per target")
     footer(fig, rows)
     save(fig, out, "setup-cost")

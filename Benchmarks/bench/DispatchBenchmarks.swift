@@ -43,10 +43,7 @@ enum DispatchBenchmarks {
             benchmark: "dispatch", strategy: strategy.rawValue, message: "\(message)", width: width,
             responders: responders, deliveriesPerOperation: responders
         ) {
-            let multiplexer = identity(strategy.makeMultiplexer())
-            // The case owns its targets, as an app's behaviours are owned: the weak strategies do not.
-            let targets = makeTargets(width: width, responders: responders)
-            for target in targets { multiplexer.add(target) }
+            let (multiplexer, targets) = makeFilledMultiplexer(strategy, width: width, responders: responders)
             let send = body(sending: message, to: multiplexer)
             return { iterations in withExtendedLifetime(targets) { send(iterations) } }
         }

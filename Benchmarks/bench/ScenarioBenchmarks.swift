@@ -79,9 +79,7 @@ enum ScenarioBenchmarks {
             benchmark: "endToEnd", strategy: strategy.rawValue, message: "scrollTo", width: width,
             responders: width, deliveriesPerOperation: width
         ) {
-            let multiplexer = identity(strategy.makeMultiplexer())
-            let targets = makeTargets(width: width, responders: width)
-            for target in targets { multiplexer.add(target) }
+            let (multiplexer, targets) = makeFilledMultiplexer(strategy, width: width, responders: width)
             let view = ScrollView()
             view.delegate = multiplexer
             return { iterations in

@@ -58,6 +58,19 @@ func makeTargets(width: Int, responders: Int) -> [any ScrollViewDelegate] {
 /// without the targets themselves racing.
 final class QuietTarget: ScrollViewDelegate {}
 
+/// A multiplexer of `strategy`, hidden from the optimizer, holding a fan-out
+/// of `width` targets of which `responders` respond. The caller keeps the
+/// returned targets alive, as an app owns its behaviours: the weak strategies
+/// do not.
+func makeFilledMultiplexer(
+    _ strategy: DispatchStrategy, width: Int, responders: Int
+) -> (multiplexer: any ScrollViewMultiplexer, targets: [any ScrollViewDelegate]) {
+    let multiplexer = identity(strategy.makeMultiplexer())
+    let targets = makeTargets(width: width, responders: responders)
+    for target in targets { multiplexer.add(target) }
+    return (multiplexer, targets)
+}
+
 /// The floor's target: a concrete `final class` whose calls are static.
 final class FloorTarget {
     var tally = 0
