@@ -78,7 +78,7 @@ enum Gate {
         guard Callgrind.isAvailable else {
             return (nil, "this bench was built without valgrind/callgrind.h: install valgrind, rebuild, and run again")
         }
-        guard let valgrind = which("valgrind") else {
+        guard let valgrind = Subprocess.find("valgrind") else {
             return (nil, "valgrind is not installed (apt-get install valgrind)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-gate-\(getpid())").path
@@ -89,7 +89,7 @@ enum Gate {
         // valgrind 3.19 cannot read the debug info Swift 6.3 emits; a copy without it works.
         let executable = directory + "/bench"
         let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let strip = run(which("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
+        let strip = Subprocess.run(Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
         let program = strip.status == 0 ? executable : this
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
@@ -97,7 +97,7 @@ enum Gate {
             "--tool=callgrind", "--callgrind-out-file=\(directory)/callgrind.out", "--dump-instr=no", "--dump-line=no",
             program, "gate-instructions",
         ] + (filter.map { ["--filter", $0] } ?? [])
-        let result = run(valgrind, arguments, environment: environment)
+        let result = Subprocess.run(valgrind, arguments, environment: environment)
         guard result.status == 0 else {
             return (nil, "valgrind failed (status \(result.status)): \(result.standardError.suffix(2000))")
         }
@@ -231,22 +231,4 @@ enum Gate {
         FileHandle.standardError.write(Data("\(text)\n".utf8))
     }
 
-    static func which(_ command: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func run(_ path: String, _ arguments: [String], environment: [String: String]? = nil) -> (status: Int32, standardError: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let error = Pipe()
-        process.standardError = error
-        process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let data = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }

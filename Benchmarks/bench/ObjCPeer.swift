@@ -25,7 +25,7 @@ enum ObjCPeer {
             note("\(buildScript) not found (run bench from the package root); skipping \(name)")
             return []
         }
-        let build = run("/bin/bash", [buildScript, executable])
+        let build = Subprocess.run("/bin/bash", [buildScript, executable])
         guard build.status == 0 else {
             note(build.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
             note("continuing without \(name)")
@@ -33,7 +33,7 @@ enum ObjCPeer {
         }
         let arguments = [String(configuration.samples), String(configuration.sampleTimeMilliseconds)]
             + widths.map(String.init)
-        let result = run(executable, arguments)
+        let result = Subprocess.run(executable, arguments)
         guard result.status == 0 else {
             note("\(executable) failed (status \(result.status)): \(result.standardError); continuing without \(name)")
             return []
@@ -60,18 +60,4 @@ enum ObjCPeer {
         FileHandle.standardError.write(Data("note: \(text)\n".utf8))
     }
 
-    private static func run(_ path: String, _ arguments: [String]) -> (status: Int32, standardOutput: String, standardError: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        do { try process.run() } catch { return (-1, "", "\(error)") }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-                String(decoding: errorData, as: UTF8.self))
-    }
 }

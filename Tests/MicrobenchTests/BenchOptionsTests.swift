@@ -82,7 +82,7 @@ struct BenchOptionsTests {
 }
 
 /// Runs the `bench` executable that `swift build` put beside this test bundle.
-func runBench(_ arguments: [String]) throws -> (status: Int32, standardOutput: String, standardError: String) {
+func runBench(_ arguments: [String]) throws -> SubprocessResult {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("bench")
     while !FileManager.default.isExecutableFile(atPath: executable.path), directory.path != "/" {
@@ -90,17 +90,7 @@ func runBench(_ arguments: [String]) throws -> (status: Int32, standardOutput: S
         executable = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bench")
         if executable.path == "/bench" { break }
     }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe(), error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    return Subprocess.run(executable.path, arguments)
 }
 
 /// Writes a temporary file and returns its path.

@@ -41,16 +41,7 @@ extension RunMetadata {
 
     /// The standard output of a command found on `PATH`, or `nil` if it failed.
     static func run(_ command: String, _ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        let result = Subprocess.run("/usr/bin/env", [command] + arguments)
+        return result.status == 0 ? result.standardOutput : nil
     }
 }
