@@ -43,7 +43,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     public func add(_ target: Schema.Target) {
         let id = Schema.identity(of: target)
         if registry.contains(id),
-           registrations.entries.contains(where: { $0.id == id && !$0.value.isBound && $0.value.load?() == nil }) {
+           registrations.entries.contains(where: { $0.id == id && $0.value.isDeadWeakReference }) {
             _ = registry.remove(id: id)
             registrations.remove(id)
             weaklyHeld -= 1
@@ -92,12 +92,12 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     override func hasLiveResponder(to key: Schema.Key) -> Bool {
         guard weaklyHeld > 0 else { return true }
         return registrations.entries.contains {
-            $0.value.isActive && $0.value.messages.contains(key) && ($0.value.isBound || $0.value.load?() != nil)
+            $0.value.isActive && $0.value.messages.contains(key) && !$0.value.isDeadWeakReference
         }
     }
 
     override func pruneDeadTargets() {
-        for id in registrations.removeAll(where: { !$0.isBound && $0.load?() == nil }) {
+        for id in registrations.removeAll(where: \.isDeadWeakReference) {
             _ = registry.remove(id: id)
             weaklyHeld -= 1
         }
@@ -150,6 +150,10 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     weak var bag: RegistrationBag?
 
     var isBound: Bool { bound != nil }
+
+    /// Whether this is a weak registration whose target has been deallocated.
+    /// (A bound registration ends itself when its target dies.)
+    var isDeadWeakReference: Bool { !isBound && load?() == nil }
 
     /// A registration for a holder. Copies `target` into storage (which takes
     /// a reference that the caller gives back).
