@@ -11,8 +11,8 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
     case existentialArray
     /// ``ClosureTableMultiplexer``: per-message tables of closures bound at `add`.
     case closureTable
-    /// ``SelectorDictionaryMultiplexer``: handlers keyed by selector string,
-    /// invoked with boxed arguments.
+    /// ``SelectorDictionaryMultiplexer``: typed handlers in a dictionary keyed
+    /// by selector, plus forwarding of selectors named at run time.
     case selectorDictionary
     /// ``WeakArrayMultiplexer``: targets held weakly, a weak load per delivery.
     case weakArray

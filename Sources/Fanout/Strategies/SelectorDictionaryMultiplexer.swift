@@ -1,7 +1,8 @@
-/// A multiplexer that keys its handlers by selector string, the Swift analog
-/// of Objective-C method lookup: every dispatch hashes the message's selector
-/// to find the handlers bound for it, then calls them in turn. Messages named
-/// at run time are forwarded like an `NSInvocation`, with boxed arguments.
+/// A multiplexer that keys its handlers by selector, the Swift analog of
+/// Objective-C method lookup: every dispatch looks the message's selector up
+/// in a dictionary to find the handlers bound for it, then calls them in turn.
+/// Messages named at run time are forwarded like an `NSInvocation`, with boxed
+/// arguments.
 ///
 /// ```swift
 /// let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
@@ -10,20 +11,30 @@
 /// ```
 ///
 /// The handlers for one selector are typed closures (a ``ClosureList``), so a
-/// typed dispatch boxes nothing: its cost over a closure table is one string
-/// hash per message. Only ``forward(_:arguments:)`` unpacks `Any` arguments
-/// and boxes the answers.
+/// typed dispatch boxes nothing: its cost over a closure table is one
+/// dictionary lookup per message. Selectors are registered once, as the
+/// Objective-C runtime registers them, so the lookup hashes no characters
+/// (see ``MessageSelector``); only a selector named at run time, in
+/// ``forward(_:arguments:)`` or ``responds(toSelector:)``, is hashed from its
+/// characters. Only ``forward(_:arguments:)`` unpacks `Any` arguments and boxes
+/// the answers.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: ClosureBindingMultiplexer<Schema>, Multiplexing {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers: [String: ClosureListBase] = [:]
+    internal var handlers: [MessageSelector: ClosureListBase] = [:]
+
+    /// Every message's selector, registered once and indexed by ordinal: the
+    /// stand-in for the selector references the Objective-C compiler emits,
+    /// so that no dispatch hashes a selector's characters.
+    @usableFromInline
+    internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
     /// Creates a multiplexer with no targets.
     override public init() {}
 
     override func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
-        body(&handlers[key.rawValue])
+        body(&handlers[selectors[key.ordinal]])
     }
 
     /// Whether any registered target responds to the message named `selector`;
@@ -38,8 +49,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     /// Looks up the handlers for `message` by its selector and calls them in
     /// registration order.
     ///
-    /// - Complexity: O(*s* + *r*), where *s* is the length of the selector and
-    ///   *r* the number of targets that respond to `message`.
+    /// - Complexity: O(*r*), where *r* is the number of targets that respond
+    ///   to `message` (the lookup is one probe on average).
     @inlinable
     @inline(__always)
     public func deliver<Arguments, Result>(
@@ -47,7 +58,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let slot = handlers[message.key.rawValue] else { return }
+        guard let slot = handlers[selectors[message.key.ordinal]] else { return }
         ClosureList.deliver(arguments, from: slot, while: shouldContinue)
     }
 
@@ -68,7 +79,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     ///   the number of targets that respond.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         let message = try Schema.message(forSelector: selector)
-        return try Self.invoke(message, with: arguments, on: handlers[selector])
+        return try Self.invoke(message, with: arguments, on: handlers[MessageSelector(selector)])
     }
 
     /// Unpacks `arguments` for `message` and calls every handler in `slot`.
