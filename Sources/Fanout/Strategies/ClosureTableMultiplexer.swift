@@ -33,7 +33,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: ClosureBindi
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let slot = table[message.key.ordinal] else { return }
-        ClosureList.deliver(arguments, from: slot, while: shouldContinue)
+        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: table[message.key.ordinal]) else { return }
+        ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }
 }

@@ -58,8 +58,9 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let slot = handlers[selectors[message.key.ordinal]] else { return }
-        ClosureList.deliver(arguments, from: slot, while: shouldContinue)
+        let selector = selectors[message.key.ordinal]
+        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: handlers[selector]) else { return }
+        ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }
 
     /// Forwards a message named at run time to every target that responds to
@@ -87,9 +88,9 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
         _ message: M, with arguments: [Any], on slot: ClosureListBase?
     ) throws(ForwardingError) -> [Any?] {
         let unpacked = try message.unpack(arguments)
-        guard let slot else { return [] }
+        guard let snapshot = ClosureList<M.Arguments, M.Result>.snapshot(of: slot) else { return [] }
         var answers: [Any?] = []
-        ClosureList<M.Arguments, M.Result>.deliver(unpacked, from: slot) { answer in
+        ClosureList.deliver(unpacked, to: snapshot) { answer in
             answers.append(flattenOptional(answer))
             return true
         }
