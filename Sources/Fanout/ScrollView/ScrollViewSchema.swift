@@ -1,5 +1,9 @@
 /// The description of ``ScrollViewDelegate`` that every strategy forwards:
 /// one descriptor per message.
+///
+/// Each descriptor also gives its call in bound form (``Message/withBoundCall(_:)``),
+/// so that the closure strategies call the target's method directly; the
+/// tests check that both forms make the same call.
 public enum ScrollViewSchema: DelegateSchema {
     public typealias Target = any ScrollViewDelegate
     public typealias Key = ScrollViewMessage
@@ -7,21 +11,25 @@ public enum ScrollViewSchema: DelegateSchema {
     /// `scrollViewDidScroll(_:)`.
     @inlinable public static var didScroll: Message<Self, ScrollView, Void> {
         .init(.didScroll) { $0.scrollViewDidScroll($1) }
+            .withBoundCall { target in { target.scrollViewDidScroll($0) } }
     }
 
     /// `scrollViewDidEndDragging(_:willDecelerate:)`.
     @inlinable public static var didEndDragging: Message<Self, (ScrollView, Bool), Void> {
         .init(.didEndDragging) { $0.scrollViewDidEndDragging($1, willDecelerate: $2) }
+            .withBoundCall { target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }
     }
 
     /// `scrollViewShouldScrollToTop(_:)`.
     @inlinable public static var shouldScrollToTop: Message<Self, ScrollView, Bool> {
         .init(.shouldScrollToTop) { $0.scrollViewShouldScrollToTop($1) }
+            .withBoundCall { target in { target.scrollViewShouldScrollToTop($0) } }
     }
 
     /// `viewForZooming(in:)`.
     @inlinable public static var viewForZooming: Message<Self, ScrollView, AnyObject?> {
         .init(.viewForZooming) { $0.viewForZooming(in: $1) }
+            .withBoundCall { target in { target.viewForZooming(in: $0) } }
     }
 
     /// All four messages.

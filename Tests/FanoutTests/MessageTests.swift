@@ -1,0 +1,103 @@
+import Fanout
+import Testing
+
+@Suite("Message descriptors")
+struct MessageTests {
+    let view = ScrollView()
+
+    /// Sends `message` to one probe through the descriptor's body and to
+    /// another through its bound form, and returns both logs and answers.
+    func sendBothWays(_ message: ScrollViewMessage) -> (body: [Delivery], bound: [Delivery], answers: [String]) {
+        let viaBody = Log(), viaBound = Log()
+        let first = Probe(0, log: viaBody), second = Probe(0, log: viaBound)
+        for probe in [first, second] {
+            probe.scrollToTopAnswer = false
+            probe.zoomAnswer = view
+        }
+        var answers: [String] = []
+        switch message {
+        case .didScroll:
+            ScrollViewSchema.didScroll.invoke(first, view)
+            ScrollViewSchema.didScroll.bound(to: second)(view)
+        case .didEndDragging:
+            ScrollViewSchema.didEndDragging.invoke(first, (view, true))
+            ScrollViewSchema.didEndDragging.bound(to: second)((view, true))
+        case .shouldScrollToTop:
+            answers.append("\(ScrollViewSchema.shouldScrollToTop.invoke(first, view))")
+            answers.append("\(ScrollViewSchema.shouldScrollToTop.bound(to: second)(view))")
+        case .viewForZooming:
+            answers.append("\(ScrollViewSchema.viewForZooming.invoke(first, view) === view)")
+            answers.append("\(ScrollViewSchema.viewForZooming.bound(to: second)(view) === view)")
+        }
+        return (viaBody.deliveries, viaBound.deliveries, answers)
+    }
+
+    @Test("each ScrollViewSchema descriptor's bound form makes the same call as its body",
+          arguments: ScrollViewMessage.allCases)
+    func boundFormMatchesBody(message: ScrollViewMessage) {
+        let (body, bound, answers) = sendBothWays(message)
+        #expect(body.map(\.message) == [message])
+        #expect(bound == body)
+        #expect(Set(answers).count <= 1, "answers differ: \(answers)")
+        switch message {
+        case .didEndDragging: #expect(bound.first?.detail == "true")
+        case .shouldScrollToTop: #expect(answers == ["false", "false"])
+        case .viewForZooming: #expect(answers == ["true", "true"])
+        case .didScroll: break
+        }
+    }
+
+    @Test("withBoundCall replaces the bound form only; without it the bound form calls the body")
+    func withBoundCallReplacesOnlyTheBoundForm() throws {
+        let log = Log()
+        let probe = Probe(7, log: log)
+        let plain = Message<ScrollViewSchema, ScrollView, Void>(.didScroll) { $0.scrollViewDidScroll($1) }
+        // A bound form that differs on purpose, to tell which path runs.
+        let marked = plain.withBoundCall { target in { target.scrollViewDidEndDragging($0, willDecelerate: false) } }
+
+        plain.bound(to: probe)(view)
+        marked.invoke(probe, view)
+        marked.bound(to: probe)(view)
+        #expect(log.deliveries.map(\.message) == [.didScroll, .didScroll, .didEndDragging])
+        #expect(marked.key == .didScroll)
+        _ = try marked.unpack([view])
+        #expect(throws: ForwardingError.self) { try marked.unpack([]) }
+    }
+
+    @Test("closureTable and selectorDictionary deliver through the bound form", arguments: [
+        DispatchStrategy.closureTable, .selectorDictionary,
+    ])
+    func closureStrategiesUseTheBoundForm(strategy: DispatchStrategy) {
+        // ScrollViewSchema's bound forms and bodies agree (above), so the
+        // conformance suite cannot tell them apart. Another schema's
+        // descriptor with a marked bound form can.
+        let multiplexer = strategy.makeMultiplexer(for: MarkedSchema.self)
+        let recorder = MarkedRecorder()
+        multiplexer.add(recorder)
+        multiplexer.send(MarkedSchema.ping, 1)
+        #expect(recorder.calls == ["bound 1"])
+    }
+}
+
+private protocol MarkedTarget: AnyObject {
+    func ping(_ value: Int, via path: String)
+}
+
+private final class MarkedRecorder: MarkedTarget {
+    var calls: [String] = []
+    func ping(_ value: Int, via path: String) { calls.append("\(path) \(value)") }
+}
+
+private enum MarkedMessage: String, MessageKey {
+    case ping = "ping:"
+}
+
+private enum MarkedSchema: DelegateSchema {
+    typealias Target = any MarkedTarget
+    typealias Key = MarkedMessage
+    static var ping: Message<Self, Int, Void> {
+        .init(.ping) { $0.ping($1, via: "body") }
+            .withBoundCall { target in { target.ping($0, via: "bound") } }
+    }
+    static var messages: [any MessageProtocol<Self>] { [ping] }
+}
