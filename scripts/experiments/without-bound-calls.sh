@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 git -C "$root" archive HEAD | tar -x -C "$work"
 schema="$work/Sources/Fanout/ScrollView/ScrollViewSchema.swift"
 sed -i '/\.withBoundCall { target in/d' "$schema"
-if grep -q withBoundCall "$schema"; then
+if grep -q "\.withBoundCall {" "$schema"; then
     echo "without-bound-calls: could not remove every bound form from $schema" >&2
     exit 1
 fi
