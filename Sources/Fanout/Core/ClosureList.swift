@@ -74,10 +74,15 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     @inlinable
     @inline(__always)
     static func deliver(_ arguments: Arguments, to snapshot: Snapshot, while shouldContinue: (Result) -> Bool) {
-        // A plain loop: iterating the buffer through an unsafe pointer instead
-        // makes the optimizer retain and release every closure (measured).
-        for entry in snapshot {
-            guard shouldContinue(entry.value(arguments)) else { return }
+        // Indexing the array: iterating its buffer through an unsafe pointer
+        // instead makes the optimizer retain and release every closure, and a
+        // `for … in` that can return early re-reads the count on every turn
+        // (both measured; the gate pins this loop).
+        let count = snapshot.count
+        var index = 0
+        while index < count {
+            guard shouldContinue(snapshot[index].value(arguments)) else { return }
+            index &+= 1
         }
     }
 }
