@@ -54,7 +54,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     /// alive, and one retain per message is saved (measured).
     ///
     /// - Precondition: `slot` was filled by ``bind(_:to:id:in:)`` with this
-    ///   signature.
+    ///   signature (checked in debug builds).
     /// - Complexity: O(1).
     @inlinable
     @inline(__always)

@@ -14,10 +14,9 @@
 /// typed dispatch boxes nothing: its cost over a closure table is one
 /// dictionary lookup per message. Selectors are registered once, as the
 /// Objective-C runtime registers them, so the lookup hashes no characters
-/// (see ``MessageSelector``); only a selector named at run time, in
-/// ``forward(_:arguments:)`` or ``responds(toSelector:)``, is hashed from its
-/// characters. Only ``forward(_:arguments:)`` unpacks `Any` arguments and boxes
-/// the answers.
+/// (see ``MessageSelector``); only ``forward(_:arguments:)`` hashes the
+/// selector it is given. Only ``forward(_:arguments:)`` unpacks `Any`
+/// arguments and boxes the answers.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: ClosureBindingMultiplexer<Schema>, Multiplexing {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
@@ -40,7 +39,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     /// Whether any registered target responds to the message named `selector`;
     /// `false` for a selector the protocol does not have.
     ///
-    /// - Complexity: O(*s*), where *s* is the length of the selector (one hash).
+    /// - Complexity: O(*k*), where *k* is the number of messages (the selector
+    ///   is compared with each message's).
     public func responds(toSelector selector: String) -> Bool {
         guard let key = Schema.Key(selector: selector) else { return false }
         return responds(to: key)
