@@ -7,7 +7,9 @@ struct MessageTests {
 
     /// Sends `message` to one probe through the descriptor's body and to
     /// another through its bound form, and returns both logs and answers.
-    func sendBothWays(_ message: ScrollViewMessage) -> (body: [Delivery], bound: [Delivery], answers: [String]) {
+    func sendBothWays(
+        _ message: ScrollViewMessage, decelerate: Bool = true
+    ) -> (body: [Delivery], bound: [Delivery], answers: [String]) {
         let viaBody = Log(), viaBound = Log()
         let first = Probe(0, log: viaBody), second = Probe(0, log: viaBound)
         for probe in [first, second] {
@@ -20,8 +22,8 @@ struct MessageTests {
             ScrollViewSchema.didScroll.invoke(first, view)
             ScrollViewSchema.didScroll.bound(to: second)(view)
         case .didEndDragging:
-            ScrollViewSchema.didEndDragging.invoke(first, (view, true))
-            ScrollViewSchema.didEndDragging.bound(to: second)((view, true))
+            ScrollViewSchema.didEndDragging.invoke(first, (view, decelerate))
+            ScrollViewSchema.didEndDragging.bound(to: second)((view, decelerate))
         case .shouldScrollToTop:
             answers.append("\(ScrollViewSchema.shouldScrollToTop.invoke(first, view))")
             answers.append("\(ScrollViewSchema.shouldScrollToTop.bound(to: second)(view))")
@@ -38,9 +40,12 @@ struct MessageTests {
         let (body, bound, answers) = sendBothWays(message)
         #expect(body.map(\.message) == [message])
         #expect(bound == body)
-        #expect(Set(answers).count <= 1, "answers differ: \(answers)")
         switch message {
-        case .didEndDragging: #expect(bound.first?.detail == "true")
+        case .didEndDragging:
+            #expect(bound.first?.detail == "true")
+            let (bodyFalse, boundFalse, _) = sendBothWays(message, decelerate: false)
+            #expect(boundFalse == bodyFalse)
+            #expect(boundFalse.first?.detail == "false")
         case .shouldScrollToTop: #expect(answers == ["false", "false"])
         case .viewForZooming: #expect(answers == ["true", "true"])
         case .didScroll: break
@@ -75,21 +80,53 @@ struct MessageTests {
         let recorder = MarkedRecorder()
         multiplexer.add(recorder)
         multiplexer.send(MarkedSchema.ping, 1)
-        #expect(recorder.calls == ["bound 1"])
+        multiplexer.send(MarkedSchema.pong, 2)
+        #expect(recorder.calls == ["bound 1", "pong 2"])
+    }
+
+    @Test("forward reaches the handlers a typed send reaches, for a key with a hand-written ordinal")
+    func forwardMatchesSend() throws {
+        let multiplexer = SelectorDictionaryMultiplexer<MarkedSchema>()
+        let recorder = MarkedRecorder()
+        multiplexer.add(recorder)
+        _ = try multiplexer.forward("pong:", arguments: [3])
+        _ = try multiplexer.forward("ping:", arguments: [4])
+        multiplexer.send(MarkedSchema.pong, 5)
+        #expect(recorder.calls == ["pong 3", "bound 4", "pong 5"])
+    }
+
+    @Test("a key whose ordinal is not its position in allCases traps when a multiplexer is made (debug)")
+    func wrongOrdinalTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ClosureTableMultiplexer<MisnumberedSchema>()
+        }
+        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(message.contains("ordinal must be each key's position in allCases"))
     }
 }
 
 private protocol MarkedTarget: AnyObject {
     func ping(_ value: Int, via path: String)
+    func pong(_ value: Int)
 }
 
 private final class MarkedRecorder: MarkedTarget {
     var calls: [String] = []
     func ping(_ value: Int, via path: String) { calls.append("\(path) \(value)") }
+    func pong(_ value: Int) { calls.append("pong \(value)") }
 }
 
+/// A key with the hand-written `ordinal` that `MessageKey` recommends.
 private enum MarkedMessage: String, MessageKey {
     case ping = "ping:"
+    case pong = "pong:"
+
+    var ordinal: Int {
+        switch self {
+        case .ping: 0
+        case .pong: 1
+        }
+    }
 }
 
 private enum MarkedSchema: DelegateSchema {
@@ -99,5 +136,20 @@ private enum MarkedSchema: DelegateSchema {
         .init(.ping) { $0.ping($1, via: "body") }
             .withBoundCall { target in { target.ping($0, via: "bound") } }
     }
-    static var messages: [any MessageProtocol<Self>] { [ping] }
+    static var pong: Message<Self, Int, Void> { .init(.pong) { $0.pong($1) } }
+    static var messages: [any MessageProtocol<Self>] { [ping, pong] }
+}
+
+/// A key whose hand-written `ordinal` breaks the rule.
+private enum MisnumberedMessage: String, MessageKey {
+    case first = "first"
+    case second = "second"
+
+    var ordinal: Int { self == .first ? 1 : 0 }
+}
+
+private enum MisnumberedSchema: DelegateSchema {
+    typealias Target = any MarkedTarget
+    typealias Key = MisnumberedMessage
+    static var messages: [any MessageProtocol<Self>] { [] }
 }

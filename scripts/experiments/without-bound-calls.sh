@@ -3,33 +3,52 @@
 #
 # Copies HEAD, deletes the `.withBoundCall { … }` line of every ScrollViewSchema descriptor, so that
 # closureTable and selectorDictionary store closures that call the descriptor's body (the one-line glue), then
-# counts instructions with the gate against the committed baseline and times existentialArray, closureTable and
-# selectorDictionary in one run. Compare the ratios with the same run on HEAD:
-#   swift run -c release bench --strategies existentialArray,closureTable,selectorDictionary --widths 16,64,256 \
-#       --output /tmp/head.csv && scripts/experiments/ratios.py /tmp/head.csv
+# counts instructions with the gate against the committed baseline (which has the bound forms) and times
+# existentialArray, closureTable and selectorDictionary in one run. Compare the ratios with the committed run:
+#   scripts/experiments/ratios.py Results/results.csv --min-width 16
 #
-# usage: scripts/experiments/without-bound-calls.sh   (about a minute after a cold build)
+# usage: scripts/experiments/without-bound-calls.sh   (about a minute after a cold build; needs valgrind for
+#        the instruction counts)
 set -euo pipefail
+usage="usage: scripts/experiments/without-bound-calls.sh (no arguments)"
+if [ $# -gt 0 ]; then
+    if [ "$1" = "-h" ] || [ "$1" = "--help" ]; then echo "$usage"; exit 0; fi
+    echo "without-bound-calls: unexpected argument '$1'" >&2
+    echo "$usage" >&2
+    exit 2
+fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 git -C "$root" archive HEAD | tar -x -C "$work"
 schema="$work/Sources/Fanout/ScrollView/ScrollViewSchema.swift"
-sed -i '/\.withBoundCall { target in/d' "$schema"
-if grep -q "\.withBoundCall {" "$schema"; then
+grep -v '\.withBoundCall { target in' "$schema" > "$schema.new" && mv "$schema.new" "$schema"
+if grep -q '\.withBoundCall {' "$schema"; then
     echo "without-bound-calls: could not remove every bound form from $schema" >&2
     exit 1
 fi
 cd "$work"
-swift build -c release --product bench 2>&1 | tail -1
+if ! swift build -c release --product bench > "$work/build.log" 2>&1; then
+    tail -20 "$work/build.log" >&2
+    echo "without-bound-calls: the build failed" >&2
+    exit 1
+fi
 
 echo "== instructions per message without the bound forms, against the committed baseline"
-.build/release/bench check --baseline "$root/Results/baseline.csv" --no-progress 2>/dev/null \
-    | grep -E '^dispatch/(closureTable|selectorDictionary|existentialArray)/[A-Za-z]+/(16/16|256/256) +instructions' \
-    || true
+.build/release/bench check --baseline "$root/Results/baseline.csv" --no-progress > "$work/check.txt" 2>&1 || true
+pattern='^dispatch/(closureTable|selectorDictionary|existentialArray)/[A-Za-z]+/(16/16|256/256) +instructions'
+if ! grep -E "$pattern" "$work/check.txt"; then
+    tail -20 "$work/check.txt" >&2
+    echo "without-bound-calls: the gate counted no instructions (is valgrind installed?)" >&2
+    exit 1
+fi
 
 echo "== time per message as a ratio to existentialArray, one run, without the bound forms"
-.build/release/bench --strategies existentialArray,closureTable,selectorDictionary --widths 16,64,256 \
-    --no-progress --output "$work/without-bound-calls.csv" > /dev/null 2>&1
-python3 "$root/scripts/experiments/ratios.py" "$work/without-bound-calls.csv"
+if ! .build/release/bench --strategies existentialArray,closureTable,selectorDictionary --widths 16,64,256 \
+        --no-progress --output "$work/without-bound-calls.csv" > "$work/run.log" 2>&1; then
+    tail -20 "$work/run.log" >&2
+    echo "without-bound-calls: the timed run failed" >&2
+    exit 1
+fi
+python3 "$root/scripts/experiments/ratios.py" "$work/without-bound-calls.csv" --min-width 16

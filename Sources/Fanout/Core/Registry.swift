@@ -15,8 +15,15 @@ internal struct Registry<Schema: DelegateSchema> {
     @usableFromInline
     internal private(set) var responderCounts = [Int](repeating: 0, count: Schema.Key.allCases.count)
 
+    /// - Precondition: Every key's `ordinal` is its position in `allCases`,
+    ///   as the strategies' tables assume (checked in debug builds).
     @inlinable
-    internal init() {}
+    internal init() {
+        assert(
+            Schema.Key.allCases.enumerated().allSatisfy { position, key in key.ordinal == position },
+            "\(Schema.Key.self).ordinal must be each key's position in allCases"
+        )
+    }
 
     /// Records `target`, reading which messages it responds to.
     ///

@@ -13,10 +13,9 @@
 /// The handlers for one selector are typed closures (a ``ClosureList``), so a
 /// typed dispatch boxes nothing: its cost over a closure table is one
 /// dictionary lookup per message. Selectors are registered once, as the
-/// Objective-C runtime registers them, so the lookup hashes no characters
-/// (see ``MessageSelector``); only ``forward(_:arguments:)`` hashes the
-/// selector it is given. Only ``forward(_:arguments:)`` unpacks `Any`
-/// arguments and boxes the answers.
+/// Objective-C runtime registers them, so no lookup hashes a selector's
+/// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
+/// unpacks `Any` arguments and boxes the answers.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: ClosureBindingMultiplexer<Schema>, Multiplexing {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
@@ -76,11 +75,14 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     /// - Returns: One answer per responding target; empty when none responds.
     /// - Throws: ``ForwardingError`` naming the selector and what was expected,
     ///   when the protocol has no such message or the arguments do not match.
-    /// - Complexity: O(*k* + *r*), where *k* is the number of messages and *r*
-    ///   the number of targets that respond.
+    /// - Complexity: O(*k* + *a* + *r*), where *k* is the number of messages
+    ///   (the selector is compared with each), *a* the number of arguments and
+    ///   *r* the number of targets that respond.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         let message = try Schema.message(forSelector: selector)
-        return try Self.invoke(message, with: arguments, on: handlers[MessageSelector(selector)])
+        // The registered selector, as a typed dispatch uses: the same list
+        // whatever the spelling of the lookup, and no hash of `selector`.
+        return try Self.invoke(message, with: arguments, on: handlers[selectors[message.key.ordinal]])
     }
 
     /// Unpacks `arguments` for `message` and calls every handler in `slot`.
