@@ -51,7 +51,9 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     ///
     /// Dispatch takes the snapshot in a statement of its own, so that nothing
     /// holds the list itself while the closures run: the snapshot keeps them
-    /// alive, and one retain per message is saved (measured).
+    /// alive, and one retain per message is saved (measured). A single helper
+    /// taking the slot and delivering would keep its argument, the list,
+    /// alive across the calls: the gate counted the retain back.
     ///
     /// - Precondition: `slot` was filled by ``bind(_:to:id:in:)`` with this
     ///   signature (checked in debug builds).
