@@ -11,8 +11,8 @@ let package = Package(
     ],
     targets: [
         // MARK: - Library
-        .target(name: "Fanout", dependencies: ["FanoutSanitizerSupport"]),
-        .target(name: "FanoutSanitizerSupport"),
+        .target(name: "Fanout", dependencies: ["FanoutSupport"]),
+        .target(name: "FanoutSupport"),
 
         // MARK: - Benchmark harness and suite
         .target(name: "MicrobenchCounters"),

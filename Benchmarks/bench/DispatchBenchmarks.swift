@@ -5,7 +5,7 @@ import Microbench
 /// width × dense and sparse responders, as `dispatch` cases.
 enum DispatchBenchmarks {
     /// The strategies and baselines this file measures, by CSV name.
-    static let strategyNames = DispatchStrategy.allCases.map(\.rawValue) + ["floor", "existentialFloor"]
+    static let strategyNames = Contender.all.map(\.name) + ["floor", "existentialFloor"]
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
     /// (at least one) when that differs.
@@ -16,11 +16,11 @@ enum DispatchBenchmarks {
 
     static func cases(widths: [Int], messages: [ScrollViewMessage]) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
-        for strategy in DispatchStrategy.allCases {
+        for contender in Contender.all {
             for message in messages {
                 for width in widths {
                     for responders in responderCounts(width: width) {
-                        cases.append(dispatchCase(strategy, message, width: width, responders: responders))
+                        cases.append(dispatchCase(contender, message, width: width, responders: responders))
                     }
                 }
             }
@@ -37,15 +37,15 @@ enum DispatchBenchmarks {
     }
 
     static func dispatchCase(
-        _ strategy: DispatchStrategy, _ message: ScrollViewMessage, width: Int, responders: Int
+        _ contender: Contender, _ message: ScrollViewMessage, width: Int, responders: Int
     ) -> BenchmarkCase {
         BenchmarkCase(
-            benchmark: "dispatch", strategy: strategy.rawValue, message: "\(message)", width: width,
+            benchmark: "dispatch", strategy: contender.name, message: "\(message)", width: width,
             responders: responders, deliveriesPerOperation: responders
         ) {
-            let (multiplexer, targets) = makeFilledMultiplexer(strategy, width: width, responders: responders)
+            let (multiplexer, targets, owner) = makeFilledMultiplexer(contender, width: width, responders: responders)
             let send = body(sending: message, to: multiplexer)
-            return { iterations in withExtendedLifetime(targets) { send(iterations) } }
+            return { iterations in withExtendedLifetime(targets) { withExtendedLifetime(owner) { send(iterations) } } }
         }
     }
 

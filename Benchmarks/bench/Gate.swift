@@ -22,11 +22,11 @@ enum Gate {
     /// Every strategy × every message × widths 1, 16, 256 × both densities.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
-        for strategy in DispatchStrategy.allCases {
+        for contender in Contender.all {
             for message in ScrollViewMessage.allCases {
                 for width in widths {
                     for responders in DispatchBenchmarks.responderCounts(width: width) {
-                        cases.append(DispatchBenchmarks.dispatchCase(strategy, message, width: width, responders: responders))
+                        cases.append(DispatchBenchmarks.dispatchCase(contender, message, width: width, responders: responders))
                     }
                 }
             }

@@ -79,7 +79,7 @@ enum ScenarioBenchmarks {
             benchmark: "endToEnd", strategy: strategy.rawValue, message: "scrollTo", width: width,
             responders: width, deliveriesPerOperation: width
         ) {
-            let (multiplexer, targets) = makeFilledMultiplexer(strategy, width: width, responders: width)
+            let (multiplexer, targets, _) = makeFilledMultiplexer(.strategy(strategy), width: width, responders: width)
             let view = ScrollView()
             view.delegate = multiplexer
             return { iterations in

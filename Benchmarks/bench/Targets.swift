@@ -58,17 +58,56 @@ func makeTargets(width: Int, responders: Int) -> [any ScrollViewDelegate] {
 /// without the targets themselves racing.
 final class QuietTarget: ScrollViewDelegate {}
 
-/// A multiplexer of `strategy`, hidden from the optimizer, holding a fan-out
+/// What a dispatch case measures: a strategy, its targets registered with
+/// `add`, or one of `lifetimeBound`'s other ways to register.
+enum Contender: Hashable {
+    case strategy(DispatchStrategy)
+    /// `LifetimeBoundMultiplexer.add(_:boundTo:)`: every target held strongly until one owner goes.
+    case lifetimeBoundToOwner
+    /// `LifetimeBoundMultiplexer.unsafeAddUnretained(_:)`: holders called with no reference counting.
+    case lifetimeBoundUnretained
+
+    static let all = DispatchStrategy.allCases.map(Contender.strategy) + [.lifetimeBoundToOwner, .lifetimeBoundUnretained]
+
+    /// The name in the CSV's `strategy` column.
+    var name: String {
+        switch self {
+        case .strategy(let strategy): strategy.rawValue
+        case .lifetimeBoundToOwner: "lifetimeBoundToOwner"
+        case .lifetimeBoundUnretained: "lifetimeBoundUnretained"
+        }
+    }
+}
+
+/// An owner of behaviours, for `add(_:boundTo:)`.
+final class BehaviorOwner: RegistrationHolder {
+    let registrations = RegistrationBag()
+}
+
+/// A multiplexer of `contender`, hidden from the optimizer, holding a fan-out
 /// of `width` targets of which `responders` respond. The caller keeps the
-/// returned targets alive, as an app owns its behaviours: the weak strategies
-/// do not.
+/// returned targets (and owner) alive, as an app owns its behaviours: the
+/// weak strategies do not.
 func makeFilledMultiplexer(
-    _ strategy: DispatchStrategy, width: Int, responders: Int
-) -> (multiplexer: any ScrollViewMultiplexer, targets: [any ScrollViewDelegate]) {
-    let multiplexer = identity(strategy.makeMultiplexer())
+    _ contender: Contender, width: Int, responders: Int
+) -> (multiplexer: any ScrollViewMultiplexer, targets: [any ScrollViewDelegate], owner: BehaviorOwner) {
     let targets = makeTargets(width: width, responders: responders)
-    for target in targets { multiplexer.add(target) }
-    return (multiplexer, targets)
+    let owner = BehaviorOwner()
+    switch contender {
+    case .strategy(let strategy):
+        let multiplexer = identity(strategy.makeMultiplexer())
+        for target in targets { multiplexer.add(target) }
+        return (multiplexer, targets, owner)
+    case .lifetimeBoundToOwner:
+        let multiplexer = identity(LifetimeBoundMultiplexer<ScrollViewSchema>())
+        for target in targets { multiplexer.add(target, boundTo: owner) }
+        return (multiplexer, targets, owner)
+    case .lifetimeBoundUnretained:
+        let multiplexer = identity(LifetimeBoundMultiplexer<ScrollViewSchema>())
+        // Safe here: `targets` outlives every dispatch, and the targets release nothing.
+        for target in targets { unsafe multiplexer.unsafeAddUnretained(target) }
+        return (multiplexer, targets, owner)
+    }
 }
 
 /// The floor's target: a concrete `final class` whose calls are static.

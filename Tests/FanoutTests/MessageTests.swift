@@ -95,6 +95,7 @@ struct MessageTests {
         #expect(recorder.calls == ["pong 3", "bound 4", "pong 5"])
     }
 
+    #if DEBUG
     @Test("a key whose ordinal is not its position in allCases traps when a multiplexer is made (debug)")
     func wrongOrdinalTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -103,6 +104,7 @@ struct MessageTests {
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(message.contains("ordinal must be each key's position in allCases"))
     }
+    #endif
 }
 
 private protocol MarkedTarget: AnyObject {

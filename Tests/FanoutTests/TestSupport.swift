@@ -14,6 +14,9 @@ struct Delivery: Equatable, CustomStringConvertible {
 final class Log {
     var deliveries: [Delivery] = []
     var deallocated: [Int] = []
+    /// Targets deallocated while one of their own callbacks was on the stack:
+    /// a use-after-free in the making, whatever happens next.
+    var freedInsideOwnCallback: [Int] = []
 
     func targets(of message: ScrollViewMessage) -> [Int] {
         deliveries.filter { $0.message == message }.map(\.target)
@@ -31,6 +34,10 @@ class Probe: ScrollViewDelegate {
     var zoomAnswer: AnyObject?
     /// Runs inside `scrollViewDidScroll(_:)` after the delivery is recorded.
     var onDidScroll: ((Probe) -> Void)?
+    /// Runs inside `scrollViewDidEndDragging(_:willDecelerate:)` after the delivery is recorded.
+    var onDidEndDragging: ((Probe) -> Void)?
+    /// How many of this probe's callbacks are on the stack.
+    private(set) var callDepth = 0
 
     init(_ id: Int, log: Log, responders: Set<ScrollViewMessage> = Set(ScrollViewMessage.allCases)) {
         self.id = id
@@ -38,17 +45,25 @@ class Probe: ScrollViewDelegate {
         self.responders = responders
     }
 
-    deinit { log.deallocated.append(id) }
+    deinit {
+        if callDepth > 0 { log.freedInsideOwnCallback.append(id) }
+        log.deallocated.append(id)
+    }
 
     func responds(to message: ScrollViewMessage) -> Bool { responders.contains(message) }
 
     func scrollViewDidScroll(_ scrollView: ScrollView) {
+        callDepth += 1
+        defer { callDepth -= 1 }
         log.deliveries.append(Delivery(target: id, message: .didScroll, detail: "\(scrollView.contentOffset)"))
         onDidScroll?(self)
     }
 
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        callDepth += 1
+        defer { callDepth -= 1 }
         log.deliveries.append(Delivery(target: id, message: .didEndDragging, detail: "\(decelerate)"))
+        onDidEndDragging?(self)
     }
 
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {

@@ -127,19 +127,3 @@ struct WeakTargetTests {
         expectDeliveries(log, .didScroll, [0])
     }
 }
-
-@Suite("lifetimeBound misuse")
-struct LifetimeBoundMisuseTests {
-    @Test("a holder that drops its last strong reference inside its own callback traps with a message (debug)")
-    func holderReleasingItselfTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
-            var holder: BoundProbe? = BoundProbe(0, log: Log())
-            holder!.onDidScroll = { _ in holder = nil }
-            multiplexer.add(holder!)
-            multiplexer.scrollViewDidScroll(ScrollView())
-        }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(message.contains("a RegistrationHolder released its last strong reference inside its own callback"))
-    }
-}

@@ -11,7 +11,12 @@ public class ClosureBindingMultiplexer<Schema: DelegateSchema>: RegisteringMulti
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public final func add(_ target: Schema.Target) {
-        guard let (id, messages) = registry.insert(target) else { return }
+        beginCall()
+        defer { endCall() }
+        let id = Schema.identity(of: target)
+        guard let messages = responsesForAdding(target, id: id), registry.insert(id: id, messages: messages) else {
+            return
+        }
         for message in Schema.messages where messages.contains(message.key) {
             bind(message, to: target, id: id)
         }
@@ -26,6 +31,8 @@ public class ClosureBindingMultiplexer<Schema: DelegateSchema>: RegisteringMulti
     /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
     ///   the number of messages it responded to.
     public final func remove(_ target: Schema.Target) {
+        beginCall()
+        defer { endCall() }
         guard let (id, messages) = registry.remove(target) else { return }
         for key in Schema.Key.allCases where messages.contains(key) {
             withSlot(for: key) { slot in slot?.removeClosure(for: id) }

@@ -1,8 +1,12 @@
-/// A target that ties its registrations in a ``LifetimeBoundMultiplexer`` to
-/// its own lifetime: it owns a ``RegistrationBag``, and when the target is
-/// deallocated the bag goes with it and every registration in it removes
-/// itself, the Swift counterpart of binding a helper to an Objective-C object
-/// with an associated object.
+/// An object that owns registrations in ``LifetimeBoundMultiplexer``s through
+/// its ``RegistrationBag``: when it is deallocated the bag goes with it and
+/// every registration in the bag ends, the Swift counterpart of binding a
+/// helper to an Objective-C object with an associated object.
+///
+/// A holder added with ``LifetimeBoundMultiplexer/add(_:)`` is bound to its
+/// own lifetime; a behaviour added with
+/// ``LifetimeBoundMultiplexer/add(_:boundTo:)`` is bound to the lifetime of
+/// its owner, the holder.
 ///
 /// ```swift
 /// final class ParallaxHeader: ScrollViewDelegate, RegistrationHolder {
@@ -11,11 +15,9 @@
 /// }
 /// ```
 ///
-/// A holder is not retained by the multiplexer and is called without a
-/// retain or a weak load, so its owner must keep it alive while it can
-/// receive messages, and it must not drop the last strong reference to itself
-/// from inside one of its own callbacks (a debug build traps with a message
-/// if it does). Targets that are not holders are held weakly instead.
+/// A holder bound to its own lifetime is not kept alive by the multiplexer,
+/// but it is retained while one of its callbacks runs, so its callback may
+/// make its owner let go of it (a behaviour that dismisses its screen).
 public protocol RegistrationHolder: AnyObject {
     /// The registrations that end when this object is deallocated.
     var registrations: RegistrationBag { get }

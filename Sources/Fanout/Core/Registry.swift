@@ -1,3 +1,5 @@
+import FanoutSupport
+
 /// The bookkeeping every strategy shares: which targets are registered, which
 /// messages each responds to, and how many targets respond to each message.
 ///
@@ -25,18 +27,39 @@ internal struct Registry<Schema: DelegateSchema> {
         )
     }
 
-    /// Records `target`, reading which messages it responds to.
+    /// Reads which messages `target` responds to, for adding it to
+    /// `multiplexer`: the first step of every `add`, taken before the
+    /// multiplexer changes anything or takes a lock, so that the target's
+    /// `responds(to:)` may call the multiplexer (its `count`, its
+    /// `responds(to:)`, even `add` and `remove`).
     ///
-    /// - Returns: Its membership, or `nil` when it was already registered.
+    /// - Returns: The responses, or `nil` when this thread is already adding
+    ///   `target` to `multiplexer`: its `responds(to:)` added it again, and the
+    ///   outer `add` registers it, once.
+    /// - Complexity: O(*k*), where *k* is the number of messages, plus O(*d*)
+    ///   for the *d* adds in progress on this thread.
+    internal static func responses(
+        of target: Schema.Target, id: ObjectIdentifier, addingTo multiplexer: AnyObject
+    ) -> MessageSet<Schema.Key>? {
+        let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
+        let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
+        var frame = fanout_add_frame()
+        return withUnsafeMutablePointer(to: &frame) { frame in
+            guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
+            defer { fanout_add_end(frame) }
+            return Schema.respondedMessages(of: target)
+        }
+    }
+
+    /// Records the target with identity `id`, which responds to `messages`.
+    ///
+    /// - Returns: `false`, changing nothing, when it was already registered.
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     @inlinable
-    internal mutating func insert(_ target: Schema.Target) -> Membership? {
-        let id = Schema.identity(of: target)
-        guard members[id] == nil else { return nil }
-        let messages = Schema.respondedMessages(of: target)
-        members[id] = messages
+    internal mutating func insert(id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
+        guard members.updateValue(messages, forKey: id) == nil else { return false }
         adjustCounts(for: messages, by: 1)
-        return (id, messages)
+        return true
     }
 
     /// Forgets `target`.

@@ -33,6 +33,8 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: ClosureBindi
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
+        beginCall()
+        defer { endCall() }
         guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: table[message.key.ordinal]) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }

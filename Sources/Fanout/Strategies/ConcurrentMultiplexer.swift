@@ -1,4 +1,4 @@
-import FanoutSanitizerSupport
+import FanoutSupport
 import Synchronization
 
 /// A multiplexer that may be used from many threads at once: dispatch from
@@ -39,7 +39,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: Multiplexing, 
     public init() {}
 
     /// Runs `body` under the lock, annotated for ThreadSanitizer (see
-    /// `FanoutSanitizerSupport.h`; the annotations compile to nothing otherwise).
+    /// `FanoutSupport.h`; the annotations compile to nothing otherwise).
     @inlinable
     @inline(__always)
     internal func locked<Value>(_ body: (inout sending State) -> sending Value) -> sending Value {
@@ -52,13 +52,17 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: Multiplexing, 
     }
 
     /// Registers `target` strongly; registering it again does nothing.
+    /// The target's `responds(to:)` is read before the lock is taken.
     ///
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when
     ///   a dispatch is using the current array.
     public func add(_ target: Schema.Target) {
+        // Read before the lock is taken, so that `responds(to:)` may call the multiplexer.
+        let id = Schema.identity(of: target)
+        guard let messages = Registry<Schema>.responses(of: target, id: id, addingTo: self) else { return }
         let target = CallableFromAnyThread(target)
         locked { state in
-            guard let (id, messages) = state.registry.insert(target.value) else { return }
+            guard state.registry.insert(id: id, messages: messages) else { return }
             state.registrations.append(StrongRegistration(target: target.value, messages: messages), for: id)
         }
     }

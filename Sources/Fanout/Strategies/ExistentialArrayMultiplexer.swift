@@ -23,7 +23,12 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Register
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
-        guard let (id, messages) = registry.insert(target) else { return }
+        beginCall()
+        defer { endCall() }
+        let id = Schema.identity(of: target)
+        guard let messages = responsesForAdding(target, id: id), registry.insert(id: id, messages: messages) else {
+            return
+        }
         registrations.append(StrongRegistration(target: target, messages: messages), for: id)
     }
 
@@ -31,6 +36,8 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Register
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     public func remove(_ target: Schema.Target) {
+        beginCall()
+        defer { endCall() }
         guard let (id, _) = registry.remove(target) else { return }
         registrations.remove(id)
     }
@@ -45,6 +52,8 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: Register
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
+        beginCall()
+        defer { endCall() }
         StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)
     }
 }

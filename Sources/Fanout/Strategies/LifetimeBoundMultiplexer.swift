@@ -1,31 +1,34 @@
 /// A multiplexer with weak semantics and no weak load per delivery: a target
-/// that is a ``RegistrationHolder`` is stored as an unretained reference and
-/// a token in its ``RegistrationBag`` removes the registration when the
-/// target is deallocated; any other target is held weakly, as by
+/// that is a ``RegistrationHolder`` is stored without a reference count of
+/// its own, and a token in its ``RegistrationBag`` removes the registration
+/// when the target is deallocated; any other target is held weakly, as by
 /// ``WeakArrayMultiplexer``.
 ///
 /// ```swift
 /// let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
-/// multiplexer.add(parallaxHeader)   // a RegistrationHolder: bound to its lifetime
+/// multiplexer.add(parallaxHeader)                    // a RegistrationHolder: bound to its own lifetime
+/// multiplexer.add(pullToRefresh, boundTo: screen)    // held until `screen` is deallocated
 /// ```
 ///
-/// What a user must do: make long-lived targets ``RegistrationHolder``s (one
-/// stored property) and keep them alive while they can receive messages, as
-/// any delegate's owner does. What happens if they don't: a target that is not
-/// a holder still works, through a weak reference (a weak load per delivery);
-/// a holder that drops the last strong reference to itself inside one of its
-/// own callbacks is a programming error, reported by a trap in debug builds.
-/// Like the other single-threaded strategies, it must be used from one thread.
+/// Three ways to register, from the default:
+/// - ``add(_:)``: never keeps a target alive. A holder is retained for the
+///   duration of each of its calls (one retain and one release per
+///   delivery, the price of memory safety: its callback may make its owner
+///   let go of it); any other target is loaded through a weak reference.
+/// - ``add(_:boundTo:)``: the target is held strongly until its *owner*, a
+///   ``RegistrationHolder``, is deallocated, as a behaviour bound to its
+///   screen with an associated object in Objective-C. No reference counting
+///   per delivery: the dispatch's snapshot keeps the target alive.
+/// - ``unsafeAddUnretained(_:)``: a holder called without any retain, for
+///   code that guarantees the holder outlives every one of its calls.
+///
+/// Like the other single-threaded strategies, it must be used from one
+/// thread.
 public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (see the README's findings on `swift_beginAccess`).
     @exclusivity(unchecked) @usableFromInline
     internal var registrations = IdentifiedList<LifetimeRegistration<Schema>>()
-
-    /// The bound registration being called, to catch a holder that releases
-    /// itself from inside its own callback (debug builds).
-    @usableFromInline
-    internal var invoking: LifetimeRegistration<Schema>?
 
     /// How many registrations are weak references (targets that are not holders).
     private var weaklyHeld = 0
@@ -33,14 +36,62 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     /// Creates a multiplexer with no targets.
     override public init() {}
 
-    /// Registers `target`: bound to its lifetime if it is a
-    /// ``RegistrationHolder``, weakly otherwise. Registering a live registered
-    /// target again does nothing.
+    /// Registers `target` without keeping it alive: bound to its lifetime if it
+    /// is a ``RegistrationHolder`` (retained only while one of its callbacks
+    /// runs), weakly otherwise. Registering a live registered target again
+    /// does nothing.
     ///
     /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is
     ///   already registered, to tell a live duplicate from a dead weakly held
     ///   target whose memory a new object reuses.
     public func add(_ target: Schema.Target) {
+        if let holder = target as? any RegistrationHolder {
+            register(target, hold: .retainedPerCall, bag: holder.registrations)
+        } else {
+            register(target, hold: .weak, bag: nil)
+        }
+    }
+
+    /// Registers `target` strongly until `owner` is deallocated (or `target`
+    /// is removed): the behaviour lives as long as the object it belongs to.
+    /// Registering a live registered target again does nothing.
+    ///
+    /// - Parameters:
+    ///   - target: The behaviour; the multiplexer keeps it alive.
+    ///   - owner: The object whose deallocation ends the registration, such as
+    ///     the screen the behaviour belongs to.
+    /// - Precondition: `owner` is not `target` itself (the multiplexer would
+    ///   keep it alive for ever); use ``add(_:)`` for a holder bound to itself.
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target, boundTo owner: some RegistrationHolder) {
+        precondition(
+            Schema.identity(of: target) != ObjectIdentifier(owner),
+            "add(_:boundTo:) with a target bound to itself would keep it alive for ever; use add(_:)")
+        register(target, hold: .strong, bag: owner.registrations)
+    }
+
+    /// Registers a ``RegistrationHolder`` that is called without any
+    /// reference counting: no retain, no weak load.
+    ///
+    /// - Precondition: `target` is a ``RegistrationHolder``, and it stays
+    ///   alive for as long as any of its callbacks runs: neither the callback
+    ///   nor anything it calls (another target's callback for a nested
+    ///   message included) may release the last strong reference to it.
+    ///   Otherwise the rest of the callback runs on freed memory. Debug builds
+    ///   trap on that misuse, whatever path leads to it; release builds do not
+    ///   check.
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    @unsafe
+    public func unsafeAddUnretained(_ target: Schema.Target) {
+        guard let holder = target as? any RegistrationHolder else {
+            preconditionFailure("unsafeAddUnretained(_:) takes a RegistrationHolder, got \(type(of: target))")
+        }
+        register(target, hold: .unretained, bag: holder.registrations)
+    }
+
+    private func register(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
+        beginCall()
+        defer { endCall() }
         let id = Schema.identity(of: target)
         if registry.contains(id),
            registrations.entries.contains(where: { $0.id == id && $0.value.isDeadWeakReference }) {
@@ -48,41 +99,48 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
             registrations.remove(id)
             weaklyHeld -= 1
         }
-        guard let (id, messages) = registry.insert(target) else { return }
-        let registration: LifetimeRegistration<Schema>
-        if let holder = target as? any RegistrationHolder {
-            registration = LifetimeRegistration(binding: target, messages: messages)
+        guard let messages = responsesForAdding(target, id: id), registry.insert(id: id, messages: messages) else {
+            return
+        }
+        let registration = LifetimeRegistration(target, hold: hold, messages: messages)
+        if let bag {
             let token = RegistrationToken { [weak self, weak registration] in
                 guard let registration, registration.isActive else { return }
                 self?.end(registration, id: id)
             }
             registration.token = token
-            registration.bag = holder.registrations
-            holder.registrations.insert(token)
-            // The multiplexer does not own the target: give back the reference `binding` took.
-            Unmanaged.passUnretained(holder as AnyObject).release()
+            registration.bag = bag
+            bag.insert(token)
         } else {
-            registration = LifetimeRegistration(load: Schema.weakReference(to: target), messages: messages)
             weaklyHeld += 1
         }
         registrations.append(registration, for: id)
     }
 
     /// Unregisters `target`. A dispatch already in flight still delivers to
-    /// it; its token stays in the target's bag until no dispatch holds the
+    /// it; its token stays in the bag until no dispatch holds the
     /// registration, so that the target's death is still noticed meanwhile.
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
+        beginCall()
+        defer { endCall() }
         guard let (id, _) = registry.remove(target) else { return }
-        if registrations.entries.contains(where: { $0.id == id && !$0.value.isBound }) { weaklyHeld -= 1 }
+        if registrations.entries.contains(where: { $0.id == id && $0.value.hold == .weak }) { weaklyHeld -= 1 }
         registrations.remove(id)
     }
 
-    /// Ends a bound registration whose target is being deallocated.
+    /// Ends a registration whose bag is being deallocated: its holder's, or
+    /// its owner's.
     private func end(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
-        assert(invoking !== registration,
-               "a RegistrationHolder released its last strong reference inside its own callback")
+        beginCall()
+        defer { endCall() }
+        #if DEBUG
+        precondition(
+            registration.callsInFlight == 0,
+            "a RegistrationHolder added with unsafeAddUnretained(_:) was deallocated while one of its own callbacks "
+                + "was running: register it with add(_:), which retains it for each call")
+        #endif
         registration.deactivate()
         _ = registry.remove(id: id)
         registrations.remove(id)
@@ -104,7 +162,8 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     }
 
     /// Calls every live registered target that responds to `message`, in
-    /// order: bound targets directly, others through their weak reference.
+    /// order: a holder retained for its call, a target bound to an owner as
+    /// held, others through their weak reference.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable
@@ -114,21 +173,40 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
+        beginCall()
+        defer { endCall() }
+        // Through the buffer, indexing: iterating the array copies each
+        // registration out, a retain and a release per delivery (the
+        // registration has a side table, for the weak reference its token
+        // holds, so that pair takes the runtime's slow path: ~250
+        // instructions, measured).
         let snapshot = registrations.entries
-        for entry in snapshot where entry.value.isActive && entry.value.messages.contains(message.key) {
-            let answer: Result
-            if let bound = entry.value.bound {
-                #if DEBUG
-                invoking = entry.value
-                defer { invoking = nil }
-                #endif
-                answer = message.invoke(bound.pointee, arguments)
-            } else if let target = entry.value.load?() {
-                answer = message.invoke(target, arguments)
-            } else {
-                continue
+        snapshot.withUnsafeBufferPointer { entries in
+            for index in entries.indices
+            where entries[index].value.isActive && entries[index].value.messages.contains(message.key) {
+                let answer: Result
+                switch entries[index].value.hold {
+                case .retainedPerCall:
+                    // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
+                    // of `pointee` is optimized into a borrow, which would not keep the target alive.
+                    let object = entries[index].value.object.unsafelyUnwrapped.retain()
+                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                    object.release()
+                case .strong:
+                    // The registration owns the target, and the snapshot owns the registration.
+                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                case .unretained:
+                    #if DEBUG
+                    entries[index].value.callsInFlight += 1
+                    defer { entries[index].value.callsInFlight -= 1 }
+                    #endif
+                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                case .weak:
+                    guard let target = entries[index].value.load.unsafelyUnwrapped() else { continue }
+                    answer = message.invoke(target, arguments)
+                }
+                guard shouldContinue(answer) else { return }
             }
-            guard shouldContinue(answer) else { return }
         }
     }
 }
@@ -136,42 +214,71 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
 /// One registration of a ``LifetimeBoundMultiplexer``.
 @usableFromInline
 internal final class LifetimeRegistration<Schema: DelegateSchema> {
-    /// The target, stored without a reference count of its own, for a
-    /// ``RegistrationHolder``; valid while ``isActive``.
-    @usableFromInline let bound: UnsafeMutablePointer<Schema.Target>?
-    /// The weak reference, for any other target.
+    /// How the registration holds its target.
+    @usableFromInline
+    internal enum Hold {
+        /// Stored without a reference count; retained for each call (``LifetimeBoundMultiplexer/add(_:)``
+        /// with a ``RegistrationHolder``).
+        case retainedPerCall
+        /// Owned until the owner's bag ends the registration (``LifetimeBoundMultiplexer/add(_:boundTo:)``).
+        case strong
+        /// Stored without a reference count; called as is (``LifetimeBoundMultiplexer/unsafeAddUnretained(_:)``).
+        case unretained
+        /// A weak reference, loaded for each call.
+        case weak
+    }
+
+    @usableFromInline let hold: Hold
+    /// The target, for every hold but `weak`: owned for `strong`, otherwise
+    /// a copy whose reference count was given back (valid while ``isActive``).
+    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>?
+    /// The target as an object, for `retainedPerCall` and `unretained`.
+    @usableFromInline let object: Unmanaged<AnyObject>?
+    /// The weak reference, for `weak`.
     @usableFromInline let load: (() -> Schema.Target?)?
     @usableFromInline let messages: MessageSet<Schema.Key>
     /// Read on every delivery; written only by the same thread when the
     /// target dies, so dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
-    /// Owned by the target's bag, so that the bag's death ends the registration.
+    /// Owned by the bag, so that the bag's death ends the registration.
     weak var token: RegistrationToken?
     weak var bag: RegistrationBag?
 
-    var isBound: Bool { bound != nil }
+    #if DEBUG
+    /// How many calls to an `unretained` target are on the stack: nested
+    /// dispatches count up and back down, so a deallocation anywhere inside
+    /// any of them is caught.
+    @exclusivity(unchecked) @usableFromInline var callsInFlight = 0
+    #endif
 
     /// Whether this is a weak registration whose target has been deallocated.
-    /// (A bound registration ends itself when its target dies.)
-    var isDeadWeakReference: Bool { !isBound && load?() == nil }
+    /// (The other registrations end themselves when their bag goes.)
+    var isDeadWeakReference: Bool { hold == .weak && load.unsafelyUnwrapped() == nil }
 
-    /// A registration for a holder. Copies `target` into storage (which takes
-    /// a reference that the caller gives back).
-    init(binding target: Schema.Target, messages: MessageSet<Schema.Key>) {
-        let storage = UnsafeMutablePointer<Schema.Target>.allocate(capacity: 1)
-        storage.initialize(to: target)
-        bound = storage
-        load = nil
+    init(_ target: Schema.Target, hold: Hold, messages: MessageSet<Schema.Key>) {
+        self.hold = hold
         self.messages = messages
+        if hold == .weak {
+            stored = nil
+            object = nil
+            load = Schema.weakReference(to: target)
+        } else {
+            let storage = UnsafeMutablePointer<Schema.Target>.allocate(capacity: 1)
+            storage.initialize(to: target)
+            if hold == .strong {
+                object = nil
+            } else {
+                // Not owned: give back the reference the copy took.
+                let object = Unmanaged.passUnretained(target as AnyObject)
+                object.release()
+                self.object = object
+            }
+            stored = storage
+            load = nil
+        }
     }
 
-    init(load: @escaping () -> Schema.Target?, messages: MessageSet<Schema.Key>) {
-        bound = nil
-        self.load = load
-        self.messages = messages
-    }
-
-    /// Stops delivery to this registration: its target is being deallocated.
+    /// Stops delivery to this registration: its bag is being deallocated.
     func deactivate() {
         isActive = false
     }
@@ -179,7 +286,9 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     deinit {
         // No list or dispatch holds the registration any more: its token is no longer needed.
         if let token { bag?.remove(token) }
-        // The stored reference was never counted: free the memory without releasing it.
-        bound?.deallocate()
+        guard let stored else { return }
+        // An owned target is released; a reference that was never counted is not.
+        if hold == .strong { stored.deinitialize(count: 1) }
+        stored.deallocate()
     }
 }

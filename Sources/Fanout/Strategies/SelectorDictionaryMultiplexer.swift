@@ -57,6 +57,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
+        beginCall()
+        defer { endCall() }
         let selector = selectors[message.key.ordinal]
         guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: handlers[selector]) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
@@ -79,6 +81,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     ///   (the selector is compared with each), *a* the number of arguments and
     ///   *r* the number of targets that respond.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
+        beginCall()
+        defer { endCall() }
         let message = try Schema.message(forSelector: selector)
         // The registered selector, as a typed dispatch uses: the same list
         // whatever the spelling of the lookup, and no hash of `selector`.

@@ -40,12 +40,16 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
     ///   already registered, to tell a live duplicate from a dead target whose
     ///   memory a new object reuses.
     public func add(_ target: Schema.Target) {
+        beginCall()
+        defer { endCall() }
         let id = Schema.identity(of: target)
         if registry.contains(id), registrations.entries.contains(where: { $0.id == id && $0.value.load() == nil }) {
             _ = registry.remove(id: id)
             registrations.remove(id)
         }
-        guard let (id, messages) = registry.insert(target) else { return }
+        guard let messages = responsesForAdding(target, id: id), registry.insert(id: id, messages: messages) else {
+            return
+        }
         registrations.append(Registration(load: Schema.weakReference(to: target), messages: messages), for: id)
     }
 
@@ -53,6 +57,8 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
+        beginCall()
+        defer { endCall() }
         guard let (id, _) = registry.remove(target) else { return }
         registrations.remove(id)
     }
@@ -78,6 +84,8 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: RegisteringMult
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
+        beginCall()
+        defer { endCall() }
         let snapshot = registrations.entries
         for entry in snapshot where entry.value.messages.contains(message.key) {
             guard let target = entry.value.load() else { continue }

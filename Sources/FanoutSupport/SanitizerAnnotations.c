@@ -1,4 +1,4 @@
-#include "FanoutSanitizerSupport.h"
+#include "FanoutSupport.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)

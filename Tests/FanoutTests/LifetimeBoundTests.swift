@@ -1,0 +1,129 @@
+import Fanout
+import Testing
+
+/// `LifetimeBoundMultiplexer`'s own ways to register: bound to an owner, and
+/// the unsafe unretained opt-in with its debug-build traps.
+@Suite("lifetimeBound registrations")
+struct LifetimeBoundTests {
+    let scrollView = ScrollView()
+
+    @Test("add(_:boundTo:) keeps the target alive until its owner is deallocated")
+    func boundToOwner() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var screen: Screen? = Screen()
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(0, log: log)
+            weakProbe = probe
+            multiplexer.add(probe, boundTo: screen!)
+        }
+        #expect(weakProbe != nil, "the multiplexer holds the target")
+        #expect(multiplexer.count == 1)
+        #expect(screen!.registrations.count == 1)
+        multiplexer.scrollViewDidScroll(scrollView)
+        screen = nil
+        #expect(weakProbe == nil, "the owner's death ended the registration and released the target")
+        #expect(multiplexer.count == 0)
+        #expect(!multiplexer.responds(to: .didScroll))
+        multiplexer.scrollViewDidScroll(scrollView)
+        expectDeliveries(log, .didScroll, [0])
+    }
+
+    @Test("a target bound to an owner that is deallocated during a dispatch lives until the dispatch ends")
+    func ownerDeallocatedDuringDispatch() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var screen: Screen? = Screen()
+        let first = Probe(0, log: log)
+        multiplexer.add(first)
+        weak var weakBound: Probe?
+        do {
+            let bound = Probe(1, log: log)
+            weakBound = bound
+            bound.onDidScroll = { _ in screen = nil }  // the behaviour dismisses its own screen
+            multiplexer.add(bound, boundTo: screen!)
+            multiplexer.add(Probe(2, log: log), boundTo: screen!)
+        }
+        multiplexer.scrollViewDidScroll(scrollView)
+        #expect(log.freedInsideOwnCallback.isEmpty)
+        #expect(weakBound == nil)
+        expectDeliveries(log, .didScroll, [0, 1])
+        #expect(multiplexer.count == 1)
+    }
+
+    @Test("add(_:boundTo:) with the target as its own owner traps")
+    func boundToItself() async {
+        await #expect(processExitsWith: .failure) {
+            let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
+            let probe = BoundProbe(0, log: Log())
+            multiplexer.add(probe, boundTo: probe)
+        }
+    }
+
+    @Test("unsafeAddUnretained(_:) delivers without keeping the holder alive, and ends with it")
+    func unsafeUnretainedUsedCorrectly() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var holder: BoundProbe? = BoundProbe(0, log: log)
+        unsafe multiplexer.unsafeAddUnretained(holder!)
+        multiplexer.scrollViewDidScroll(scrollView)
+        #expect(multiplexer.count == 1)
+        holder = nil
+        #expect(log.deallocated == [0])
+        #expect(multiplexer.count == 0)
+        multiplexer.scrollViewDidScroll(scrollView)
+        expectDeliveries(log, .didScroll, [0])
+    }
+
+    @Test("unsafeAddUnretained(_:) refuses a target that is not a RegistrationHolder")
+    func unsafeUnretainedNeedsAHolder() async {
+        await #expect(processExitsWith: .failure) {
+            let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
+            unsafe multiplexer.unsafeAddUnretained(Probe(0, log: Log()))
+        }
+    }
+
+    #if DEBUG
+    /// The ways an unretained holder can die inside its own callback; each traps in a debug build.
+    enum UnretainedMisuse: String, CaseIterable, Sendable {
+        /// Its callback drops the last reference.
+        case releasesItself
+        /// Its callback sends a nested message, then drops the last reference.
+        case releasesItselfAfterNestedMessage
+        /// Another target's callback for a nested message drops it.
+        case releasedByNestedMessage
+        /// Dropped two dispatches deep.
+        case releasedTwoLevelsDeep
+    }
+
+    @Test("an unretained holder deallocated while its callback runs traps with a message (debug)",
+          arguments: UnretainedMisuse.allCases)
+    func unretainedMisuseTraps(misuse: UnretainedMisuse) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [misuse = misuse.rawValue as String] in
+            let misuse = UnretainedMisuse(rawValue: misuse)!
+            let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log(), view = ScrollView()
+            var holder: BoundProbe? = BoundProbe(0, log: log)
+            let other = Probe(1, log: log)
+            var depth = 0
+            holder!.onDidScroll = { [unowned multiplexer] _ in
+                depth += 1
+                switch misuse {
+                case .releasesItself: holder = nil
+                case .releasesItselfAfterNestedMessage:
+                    multiplexer.scrollViewDidEndDragging(view, willDecelerate: true)
+                    holder = nil
+                case .releasedByNestedMessage: multiplexer.scrollViewDidEndDragging(view, willDecelerate: true)
+                case .releasedTwoLevelsDeep:
+                    if depth < 2 { multiplexer.scrollViewDidScroll(view) } else { holder = nil }
+                }
+            }
+            other.onDidEndDragging = { _ in if misuse == .releasedByNestedMessage { holder = nil } }
+            unsafe multiplexer.unsafeAddUnretained(holder!)
+            multiplexer.add(other)
+            multiplexer.scrollViewDidScroll(view)
+        }
+        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(message.contains("added with unsafeAddUnretained(_:) was deallocated while one of its own callbacks"),
+                "\(message)")
+    }
+    #endif
+}
