@@ -21,6 +21,8 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "FanoutTests", dependencies: ["Fanout"]),
+        // The fuzz targets' harnesses (scripts/fuzz builds them with libFuzzer) and the replay of their corpora.
+        .testTarget(name: "FuzzTests", dependencies: ["Fanout", "Microbench"], exclude: ["Corpus"]),
         // Optimized even in debug builds, so that a test that makes k runtime calls makes exactly k.
         .testTarget(name: "MicrobenchTests", dependencies: ["Microbench"], swiftSettings: [.unsafeFlags(["-O"])]),
     ],

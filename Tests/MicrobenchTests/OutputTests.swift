@@ -41,6 +41,30 @@ struct OutputTests {
         #expect(try CSV.parse(text, file: "results.csv") == rows)
     }
 
+    @Test("numbers of every magnitude are written so that they read back (found by fuzzing: 8.9e19 trapped)",
+          arguments: [0, 1.5, 123_456.789_1, 99_999_999_999.9, 8.888_888_288_888_28e13, 1e14, 8.888e19, 3e300])
+    func numbersRoundTrip(value: Double) throws {
+        let record = GateRecord(
+            benchmark: "dispatch", strategy: "floor", message: "didScroll", width: 1, responders: 1,
+            values: ["instructions_per_op": value])
+        let read = try GateRecord.parse(GateRecord.render([record]), file: "baseline.csv")
+        let readValue = try #require(read.first?.values["instructions_per_op"])
+        #expect(abs(readValue - value) <= 0.00005 || readValue == value, "\(value) read back as \(readValue)")
+        let again = try GateRecord.parse(GateRecord.render(read), file: "baseline.csv")
+        #expect(again.first?.values["instructions_per_op"] == readValue, "writing it again changes it")
+        #expect(!Report.fixed(value).isEmpty && !Report.fixed(-value).isEmpty)
+    }
+
+    @Test("a line break inside a quoted field counts, \\r\\n too, so later errors name the right line")
+    func quotedLineBreaks() {
+        let header = ResultRow.columns.joined(separator: ",")
+        for lineBreak in ["\n", "\r\n"] {
+            let input = header + "\n\"two\(lineBreak)lines\"\nx\"y\n"
+            let error = #expect(throws: CSV.ParseError.self) { try CSV.parse(input, file: "results.csv") }
+            #expect(error?.line == 4, "\(lineBreak.debugDescription): \(error?.description ?? "no error")")
+        }
+    }
+
     @Test("a malformed CSV names the file and the line", arguments: [
         ("", "results.csv:1: empty file"),
         ("benchmark,strategy\n", "results.csv:1: header must be"),

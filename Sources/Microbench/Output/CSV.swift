@@ -45,6 +45,7 @@ public enum CSV {
     /// with up to four decimals.
     static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        guard abs(value) < 1e11 else { return "\(value)" }
         var text = String(format4: value)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
@@ -81,7 +82,7 @@ public enum CSV {
                         if following == "\"" { field.append("\"") } else { inQuotes = false; afterQuote = true; pending = following }
                     } else { inQuotes = false; afterQuote = true }
                 } else {
-                    if character == "\n" { line += 1 }
+                    if character == "\n" || character == "\r\n" { line += 1 }
                     field.append(character)
                 }
                 continue
@@ -176,8 +177,15 @@ public enum CSV {
 }
 
 extension String {
-    /// The value with four decimals, without Foundation.
+    /// The value with four decimals, without Foundation. Magnitudes of 10¹¹
+    /// and more (where the value × 10⁴ is no longer an exact integer in a
+    /// `Double`, so four decimals would not read back the same), infinities
+    /// and NaN are written as Swift writes them.
     init(format4 value: Double) {
+        guard abs(value) < 1e11 else {
+            self = "\(value)"
+            return
+        }
         let scaled = (value * 10_000).rounded()
         let sign = scaled < 0 ? "-" : ""
         let magnitude = abs(scaled)

@@ -61,6 +61,7 @@ public enum Report {
     }
 
     public static func fixed(_ value: Double, decimals: Int = 2) -> String {
+        guard abs(value) < 1e11 else { return "\(value)" }
         let text = String(format4: value)
         guard let dot = text.firstIndex(of: ".") else { return text }
         return String(text[...text.index(dot, offsetBy: decimals)])
