@@ -1,41 +1,97 @@
 #!/usr/bin/env bash
-# Proof by injection that the regression gate catches regressions.
-#
-# Copies the committed package to a temporary folder and runs `bench check` against the committed baseline three
-# times: unchanged (must exit 0), with one heap allocation added to every existentialArray dispatch (must exit 1,
-# naming existentialArray cases and mallocs_per_op), and with ~5 % more work per message in existentialArray at width 1
-# (must exit 1, naming instructions_per_op). Exits non-zero if any expectation fails.
+# Proof that the regression gate measures what it claims, by running `bench check` on a copy of the package and
+# asserting the figures, not just the exit codes:
+#   1. unchanged code passes (exit 0), and a second run measures exactly the same records (determinism);
+#   2. a filtered check measures exactly what the full check measured for the same cases;
+#   3. a baseline whose instructions are 10 % higher (a 10 % improvement of every case) exits 3, stale baseline,
+#      naming every case;
+#   4. a malformed thresholds file exits 2, naming the file and the line;
+#   5. one heap allocation added to every existentialArray dispatch exits 1: +1 malloc per message in exactly the
+#      existentialArray cases, every other strategy's records unchanged;
+#   6. a few more instructions per existentialArray dispatch exit 1 through the instruction count alone: the same
+#      constant per message in every existentialArray case, its allocation and ARC counts unchanged, the other
+#      strategies unchanged.
+# Exits non-zero if any expectation fails; prints each figure it checked.
 #   usage: scripts/prove-gate.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-git -C "$root" archive HEAD | tar -x -C "$work"
+# The working tree as it is (committed or not), without build products.
+tar -C "$root" --exclude=./.git --exclude='./.build*' --exclude=./scripts/.venv -cf - . | tar -C "$work" -xf -
 cd "$work"
 file=Sources/Fanout/Strategies/ExistentialArrayMultiplexer.swift
 cp "$file" "$work/original.swift"
 failures=0
+bench=.build/release/bench
 
-check() { # expected-status label pattern...
-    local expected=$1 label=$2
-    shift 2
-    echo "== $label: building"
+fail() { echo "   FAILED: $*"; failures=$((failures + 1)); }
+
+build() {
+    echo "== building $1"
     swift build -c release >/dev/null
+}
+
+check() { # label expected-status [bench check arguments...]
+    local label=$1 expected=$2
+    shift 2
     set +e
-    .build/release/bench check --no-progress >"$work/$label.txt" 2>&1
+    "$bench" check --no-progress --records "$work/$label.csv" --summary "$work/$label.md" "$@" >"$work/$label.txt" 2>&1
     local status=$?
     set -e
-    echo "   bench check exited $status (expected $expected)"
-    [ "$status" -eq "$expected" ] || failures=$((failures + 1))
-    for pattern in "$@"; do
-        if grep -q -- "$pattern" "$work/$label.txt"; then
-            echo "   report names: $(grep -m1 -- "$pattern" "$work/$label.txt")"
-        else
-            echo "   MISSING from the report: $pattern"
-            failures=$((failures + 1))
-        fi
-    done
-    grep -E "^gate:" "$work/$label.txt" | sed 's/^/   /'
+    echo "   $label: bench check exited $status (expected $expected); $(grep -E '^gate:' "$work/$label.txt" | cut -c1-90)"
+    [ "$status" -eq "$expected" ] || fail "$label exited $status"
+}
+
+# Compares the records of two runs. Arguments: python expression per row pair, message.
+compare() { # label-a label-b mode
+    python3 - "$work/$1.csv" "$work/$2.csv" "$3" <<'PY' || failures=$((failures + 1))
+import csv, sys
+a_path, b_path, mode = sys.argv[1:4]
+def load(path):
+    with open(path) as f:
+        return {"/".join([r["benchmark"], r["strategy"], r["message"], r["width"], r["responders"]]): r
+                for r in csv.DictReader(f)}
+a, b = load(a_path), load(b_path)
+metrics = ["mallocs_per_op", "retains_per_op", "releases_per_op", "instructions_per_op"]
+def value(row, metric):
+    return float(row[metric]) if row[metric] != "" else None
+problems = []
+if mode == "identical":
+    if a != b: problems.append(f"{len(a)} and {len(b)} records differ")
+    else: print(f"   the {len(a)} records are identical, every metric")
+elif mode == "subset":
+    missing = [name for name in b if name not in a]
+    different = [name for name in b if name in a and a[name] != b[name]]
+    if missing or different or not b: problems.append(f"{len(missing)} missing, {len(different)} different: {different[:3]}")
+    else: print(f"   the filtered check's {len(b)} records equal the full check's, every metric")
+else:  # allocation or work: existentialArray changed as expected, the rest unchanged
+    deltas = {}
+    for name, row in b.items():
+        base = a[name]
+        changed = {m: (value(row, m) or 0) - (value(base, m) or 0) for m in metrics}
+        if row["strategy"] != "existentialArray":
+            if any(changed.values()): problems.append(f"{name} changed: {changed}")
+            continue
+        if mode == "allocation":
+            if changed["mallocs_per_op"] != 1 or changed["retains_per_op"] != 0:
+                problems.append(f"{name}: {changed}")
+        else:
+            if changed["mallocs_per_op"] or changed["retains_per_op"] or changed["releases_per_op"]:
+                problems.append(f"{name}: counts changed {changed}")
+        deltas.setdefault(round(changed["instructions_per_op"], 2), []).append(name)
+    cases = sum(len(v) for v in deltas.values())
+    if mode == "allocation":
+        print(f"   {cases} existentialArray cases: +1 malloc per message each; every other case unchanged")
+    else:
+        if len(deltas) != 1 or not list(deltas)[0] > 0:
+            problems.append(f"instruction deltas {sorted(deltas)}")
+        else:
+            print(f"   {cases} existentialArray cases: +{list(deltas)[0]} instructions per message each, counts unchanged; "
+                  f"every other case unchanged")
+for problem in problems: print("   FAILED:", problem)
+sys.exit(1 if problems else 0)
+PY
 }
 
 inject() { # python-replacement-pairs...
@@ -51,12 +107,39 @@ open(path, "w").write(text)
 PY
 }
 
-check 0 unchanged "gate: PASS"
+build "the unchanged package"
+check unchanged 0
+check unchanged-again 0
+compare unchanged unchanged-again identical
+for filter in 'existentialArray/didScroll' '/1/1$' 'closureTable/viewForZooming/256'; do
+    check "filtered-${filter//[^a-zA-Z0-9]/_}" 0 --filter "$filter"
+    compare unchanged "filtered-${filter//[^a-zA-Z0-9]/_}" subset
+done
+
+python3 - Results/baseline.csv "$work/improved-baseline.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+with open(sys.argv[2], "w", newline="") as f:
+    writer = csv.DictWriter(f, fieldnames=rows[0].keys(), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        row["instructions_per_op"] = f'{float(row["instructions_per_op"]) * 1.1:.2f}'
+        writer.writerow(row)
+PY
+check improvement 3 --baseline "$work/improved-baseline.csv"
+improved=$(grep -c '^IMPROVEMENT .* instructions_per_op' "$work/improvement.txt" || true)
+cases=$(($(wc -l <Results/baseline.csv) - 1))
+echo "   $improved of $cases cases reported as improved beyond tolerance"
+[ "$improved" -eq "$cases" ] || fail "expected every case ($cases) to be reported"
+
+printf 'metric,benchmark,strategy,max_absolute_increase,max_relative_increase\nmallocs_per_op,*,*,0,0\nmallocs_per_op,*,*,0,1\n' \
+    >"$work/bad-thresholds.csv"
+check bad-thresholds 2 --thresholds "$work/bad-thresholds.csv"
+grep -q "$work/bad-thresholds.csv:3: duplicates the rule on line 2" "$work/bad-thresholds.txt" \
+    && echo "   names the file and line: $work/bad-thresholds.csv:3" || fail "bad thresholds message"
 
 # One heap allocation per dispatch: a new object stored on every message.
 inject \
-    '    internal var registrations = IdentifiedList' \
-    '    internal var registrations = IdentifiedList' \
     '    /// Creates a multiplexer with no targets.' \
     '    @usableFromInline final class Injected { @usableFromInline init() {} }
     @usableFromInline internal var injected: Injected?
@@ -65,10 +148,12 @@ inject \
     '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
     '        injected = Injected()
         StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
-check 1 allocation "REGRESSION dispatch/existentialArray/didScroll/256/256 mallocs_per_op" "gate: FAIL"
+build "with one allocation per existentialArray dispatch"
+check allocation 1
+compare unchanged allocation allocation
 
-# About 5 % more work per message at width 1: two more stored-property updates per dispatch (~6 instructions
-# on ~114), unchecked so that no exclusivity check adds more.
+# A few more instructions per dispatch: two more stored-property updates, unchecked so that no exclusivity check
+# adds more.
 inject \
     '    /// Creates a multiplexer with no targets.' \
     '    @exclusivity(unchecked) @usableFromInline internal var injectedWork = 0
@@ -79,8 +164,12 @@ inject \
     '        injectedWork &+= registrations.entries.count
         injectedMore = injectedWork &* 3
         StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
-check 1 work "REGRESSION dispatch/existentialArray/didScroll/1/1 instructions_per_op" "gate: FAIL"
+build "with more work per existentialArray dispatch"
+check work 1
+compare unchanged work work
+grep -m1 '^REGRESSION dispatch/existentialArray/didScroll/1/1 instructions_per_op' "$work/work.txt" | sed 's/^/   /' \
+    || fail "no instruction regression reported at width 1"
 
 cp "$work/original.swift" "$file"
-if [ "$failures" -eq 0 ]; then echo "prove-gate: all three expectations held"; else echo "prove-gate: $failures expectations failed"; fi
+if [ "$failures" -eq 0 ]; then echo "prove-gate: every expectation held"; else echo "prove-gate: $failures expectations failed"; fi
 exit "$failures"

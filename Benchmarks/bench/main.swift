@@ -29,9 +29,9 @@ switch options.subcommand {
 case .check:
     Gate.check(options, filter: selection.filter)
 case .baseline:
-    Gate.baseline(options)
+    Gate.baseline(options, filter: selection.filter)
 case .gateInstructions:
-    Gate.runInstructionPass(Gate.cases(filter: selection.filter))
+    InstructionPass().run(Gate.cases(filter: selection.filter))
 case .list:
     for name in selection.names() { print(name) }
 case .run:

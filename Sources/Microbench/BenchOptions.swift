@@ -38,6 +38,10 @@ public struct BenchOptions: Equatable, Sendable {
     public var baselinePath = "Results/baseline.csv"
     public var thresholdsPath = "Results/thresholds.csv"
     public var summaryPath = ".build/gate-summary.md"
+    /// Where `check` writes the records it measured.
+    public var recordsPath = ".build/gate-current.csv"
+    /// `check` and `baseline` without the callgrind pass.
+    public var countsOnly = false
 
     public init() {}
 
@@ -135,6 +139,8 @@ public struct BenchOptions: Equatable, Sendable {
             case "--baseline": options.baselinePath = try value()
             case "--thresholds": options.thresholdsPath = try value()
             case "--summary": options.summaryPath = try value()
+            case "--records": options.recordsPath = try value()
+            case "--no-instructions": try noValue(); options.countsOnly = true
             case "--quick": try noValue(); options.quick = true
             case "--no-progress": try noValue(); options.showsProgress = false
             case "--help", "-h": try noValue(); options.showsHelp = true
@@ -161,8 +167,11 @@ public struct BenchOptions: Equatable, Sendable {
           run (default)           Measure every selected case; print a table; write the CSV.
           list                    Print the names of the selected cases and exit.
           check                   The regression gate: count allocations, ARC calls and instructions for the gate
-                                  cases and compare them with the baseline. Exit 0 pass, 1 regression, 2 bad input.
-          baseline                Record the gate's counts as the new baseline (review, then commit it).
+                                  cases and compare them with the baseline. Exit 0 pass; 1 regression, missing
+                                  case, or (with CI=true) instructions not measured; 2 bad input; 3 stale
+                                  baseline: a case improved beyond its tolerance, or (with CI=true) is new.
+          baseline                Record the gate's counts as the new baseline (review, then commit it); with
+                                  --filter, re-record the matching cases and keep the others.
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).
@@ -180,6 +189,8 @@ public struct BenchOptions: Equatable, Sendable {
           --baseline <path>       Gate baseline (default Results/baseline.csv).
           --thresholds <path>     Gate thresholds (default Results/thresholds.csv).
           --summary <path>        Markdown summary of the gate (default .build/gate-summary.md).
+          --records <path>        The records check measured (default .build/gate-current.csv).
+          --no-instructions       Gate on allocation and ARC counts only (no callgrind pass).
           -h, --help              Show this help.
         """
 }

@@ -1,26 +1,28 @@
 import MicrobenchCounters
 
-/// Calls counted while a body ran: heap allocations, bytes requested, and
-/// Swift reference-counting calls.
+/// Calls counted while a body ran: heap allocations, bytes requested, frees,
+/// and Swift reference-counting calls. `Sources/MicrobenchCounters/Counters.c`
+/// lists the entry points behind each figure and how each counts.
 public struct CounterReading: Equatable, Sendable {
     /// Calls to `malloc`, `calloc`, `realloc`, `posix_memalign` and `aligned_alloc`.
     public var mallocs: UInt64
-    /// Bytes those calls requested.
+    /// Bytes those calls requested (`calloc`: count × size; `realloc`: the new size).
     public var bytes: UInt64
-    /// Calls to `swift_retain`, `swift_retain_n`, `swift_nonatomic_retain(_n)`
-    /// and `swift_bridgeObjectRetain(_n)`.
+    /// Strong retains: `swift_retain`, `swift_retain_n` (one call, whatever
+    /// its count), their `nonatomic` and `bridgeObject` variants, and the
+    /// strong retains taken through an unowned reference.
     public var retains: UInt64
-    /// Calls to the matching release functions.
+    /// The matching strong releases.
     public var releases: UInt64
+    /// Calls to `free` with a non-`NULL` pointer.
+    public var frees: UInt64
 
-    /// A reading of zero everywhere.
-    public static let zero = CounterReading(mallocs: 0, bytes: 0, retains: 0, releases: 0)
-
-    public init(mallocs: UInt64, bytes: UInt64, retains: UInt64, releases: UInt64) {
+    public init(mallocs: UInt64, bytes: UInt64, retains: UInt64, releases: UInt64, frees: UInt64 = 0) {
         self.mallocs = mallocs
         self.bytes = bytes
         self.retains = retains
         self.releases = releases
+        self.frees = frees
     }
 }
 
@@ -35,9 +37,15 @@ public struct CounterReading: Equatable, Sendable {
 ///
 /// Counting is per thread: only the calling thread's calls are counted.
 public enum Counters {
-    /// Whether this binary has the interposing hooks; `false` in a build with
-    /// `-Xcc -DMICROBENCH_NO_HOOKS`, where every reading is zero.
+    /// Whether this binary has the interposing hooks; `false` in a sanitizer
+    /// build or one with `-Xcc -DMICROBENCH_NO_HOOKS`, where every reading is zero.
     public static var areAvailable: Bool { microbench_hooks_available() != 0 }
+
+    /// Whether this binary was built under AddressSanitizer or
+    /// ThreadSanitizer, which interpose the allocator themselves, so the hooks
+    /// are compiled out on purpose. A flag of the build, not a probe: every
+    /// other build must have the hooks.
+    public static var areCompiledOutForSanitizer: Bool { microbench_built_with_sanitizer() != 0 }
 
     /// Bytes the allocator has handed out and not yet freed, process-wide
     /// (glibc's `mallinfo2`: `uordblks + hblkhd`).
@@ -53,6 +61,7 @@ public enum Counters {
         try body()
         let counts = microbench_counting_stop()
         return CounterReading(
-            mallocs: counts.mallocs, bytes: counts.bytes, retains: counts.retains, releases: counts.releases)
+            mallocs: counts.mallocs, bytes: counts.bytes, retains: counts.retains, releases: counts.releases,
+            frees: counts.frees)
     }
 }

@@ -1,7 +1,27 @@
 // Interposed allocation and reference-counting entry points.
 //
 // The bench executable (and the Microbench test binary) define malloc & co and
-// the Swift runtime's retain/release entry points. Calls from code compiled
+// the Swift runtime's retain/release entry points.
+//
+// How each counts (pinned by Tests/MicrobenchTests/CountersTests.swift):
+// - malloc(n), calloc(k, n), realloc(p, n), posix_memalign(&p, a, n),
+//   aligned_alloc(a, n): one allocation each, of n (calloc: k × n) bytes.
+//   realloc counts whether it grows, shrinks or moves the block.
+// - free(p): one free, unless p is NULL.
+// - Strong retains, one call each whatever their count argument:
+//   swift_retain, swift_retain_n, swift_nonatomic_retain(_n),
+//   swift_bridgeObjectRetain(_n), swift_nonatomic_bridgeObjectRetain(_n),
+//   swift_unownedRetainStrong, swift_nonatomic_unownedRetainStrong,
+//   swift_unownedRetainStrongAndRelease (a strong retain taken through an
+//   unowned reference).
+// - Strong releases, one call each: swift_release, swift_release_n,
+//   swift_nonatomic_release(_n), swift_bridgeObjectRelease(_n),
+//   swift_nonatomic_bridgeObjectRelease(_n).
+// Not hooked: the unowned reference count (swift_unownedRetain/Release);
+// swift_tryRetain, which the runtime calls on itself for weak loads; and
+// swift_errorRetain/Release, which compiled code does not call on Linux (an
+// error existential is a native object there: `objdump -d` of the bench
+// shows no call to them). Calls from code compiled
 // into the executable bind to these definitions at link time; the dynamic
 // linker also routes other libraries' calls to malloc here, because the
 // executable exports every symbol that a linked shared library references.
@@ -32,11 +52,21 @@ uint64_t microbench_heap_in_use(void) {
     return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+int microbench_built_with_sanitizer(void) { return 1; }
+#else
+int microbench_built_with_sanitizer(void) { return 0; }
+#endif
+#else
+int microbench_built_with_sanitizer(void) { return 0; }
+#endif
+
 #ifdef MICROBENCH_NO_HOOKS
 
 int microbench_hooks_available(void) { return 0; }
 void microbench_counting_start(void) {}
-microbench_counts microbench_counting_stop(void) { microbench_counts none = {0, 0, 0, 0}; return none; }
+microbench_counts microbench_counting_stop(void) { microbench_counts none = {0, 0, 0, 0, 0}; return none; }
 
 #else
 
@@ -49,6 +79,7 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
 
 enum { UNRESOLVED = 1, COUNTING = 2 };
 
@@ -65,10 +96,12 @@ typedef void *(*object_n_fn)(void *, uint32_t);
 typedef void (*release_fn)(void *);
 typedef void (*release_n_fn)(void *, uint32_t);
 
-static object_fn real_retain, real_nonatomic_retain, real_bridge_retain;
-static object_n_fn real_retain_n, real_nonatomic_retain_n, real_bridge_retain_n;
-static release_fn real_release, real_nonatomic_release, real_bridge_release;
-static release_n_fn real_release_n, real_nonatomic_release_n, real_bridge_release_n;
+static object_fn real_retain, real_nonatomic_retain, real_bridge_retain, real_nonatomic_bridge_retain;
+static object_n_fn real_retain_n, real_nonatomic_retain_n, real_bridge_retain_n, real_nonatomic_bridge_retain_n;
+static release_fn real_release, real_nonatomic_release, real_bridge_release, real_nonatomic_bridge_release;
+static release_fn real_unowned_retain_strong, real_nonatomic_unowned_retain_strong;
+static release_fn real_unowned_retain_strong_and_release;
+static release_n_fn real_release_n, real_nonatomic_release_n, real_bridge_release_n, real_nonatomic_bridge_release_n;
 
 static void *lookup(const char *name) {
     void *symbol = dlsym(RTLD_NEXT, name);
@@ -89,6 +122,13 @@ static void resolve(void) {
     real_nonatomic_release_n = (release_n_fn)lookup("swift_nonatomic_release_n");
     real_bridge_release = (release_fn)lookup("swift_bridgeObjectRelease");
     real_bridge_release_n = (release_n_fn)lookup("swift_bridgeObjectRelease_n");
+    real_nonatomic_bridge_retain = (object_fn)lookup("swift_nonatomic_bridgeObjectRetain");
+    real_nonatomic_bridge_retain_n = (object_n_fn)lookup("swift_nonatomic_bridgeObjectRetain_n");
+    real_nonatomic_bridge_release = (release_fn)lookup("swift_nonatomic_bridgeObjectRelease");
+    real_nonatomic_bridge_release_n = (release_n_fn)lookup("swift_nonatomic_bridgeObjectRelease_n");
+    real_unowned_retain_strong = (release_fn)lookup("swift_unownedRetainStrong");
+    real_nonatomic_unowned_retain_strong = (release_fn)lookup("swift_nonatomic_unownedRetainStrong");
+    real_unowned_retain_strong_and_release = (release_fn)lookup("swift_unownedRetainStrongAndRelease");
     __atomic_fetch_and(&mode, ~UNRESOLVED, __ATOMIC_RELEASE);
 }
 
@@ -99,6 +139,10 @@ static inline void count_allocation(size_t bytes) {
         thread_counts.mallocs += 1;
         thread_counts.bytes += bytes;
     }
+}
+
+static inline void count_free(void) {
+    if (thread_counts_calls) thread_counts.frees += 1;
 }
 
 // Returns after making sure the Swift entry points are resolved, counting the call if asked.
@@ -114,7 +158,7 @@ int microbench_hooks_available(void) { return 1; }
 
 void microbench_counting_start(void) {
     if (__atomic_load_n(&mode, __ATOMIC_ACQUIRE) & UNRESOLVED) resolve();
-    microbench_counts zero = {0, 0, 0, 0};
+    microbench_counts zero = {0, 0, 0, 0, 0};
     thread_counts = zero;
     if (!thread_counts_calls) {
         thread_counts_calls = 1;
@@ -163,6 +207,11 @@ void *aligned_alloc(size_t alignment, size_t size) {
     return __libc_memalign(alignment, size);
 }
 
+void free(void *pointer) {
+    if (!LIKELY_FAST && pointer) count_free();
+    __libc_free(pointer);
+}
+
 // MARK: - Swift reference counting
 
 #define RETAIN(name, real)                                          \
@@ -198,5 +247,19 @@ RELEASE(swift_nonatomic_release, real_nonatomic_release)
 RELEASE_N(swift_nonatomic_release_n, real_nonatomic_release_n)
 RELEASE(swift_bridgeObjectRelease, real_bridge_release)
 RELEASE_N(swift_bridgeObjectRelease_n, real_bridge_release_n)
+RETAIN(swift_nonatomic_bridgeObjectRetain, real_nonatomic_bridge_retain)
+RETAIN_N(swift_nonatomic_bridgeObjectRetain_n, real_nonatomic_bridge_retain_n)
+RELEASE(swift_nonatomic_bridgeObjectRelease, real_nonatomic_bridge_release)
+RELEASE_N(swift_nonatomic_bridgeObjectRelease_n, real_nonatomic_bridge_release_n)
+
+// Strong retains taken through an unowned reference; they return nothing.
+#define RETAIN_VOID(name, real)                                     \
+    void name(void *object) {                                       \
+        if (!LIKELY_FAST) slow_path(1, 0);                          \
+        real(object);                                               \
+    }
+RETAIN_VOID(swift_unownedRetainStrong, real_unowned_retain_strong)
+RETAIN_VOID(swift_nonatomic_unownedRetainStrong, real_nonatomic_unowned_retain_strong)
+RETAIN_VOID(swift_unownedRetainStrongAndRelease, real_unowned_retain_strong_and_release)
 
 #endif

@@ -116,7 +116,9 @@ struct ConformanceTests {
         let silent = Probe(9, log: log, responders: [])
         let onlySilent = strategy.makeMultiplexer()
         onlySilent.add(silent)
+        #expect(onlySilent.count == 1, "registered, responding to nothing")
         #expect(onlySilent.scrollViewShouldScrollToTop(scrollView), "no responder means true")
+        withExtendedLifetime(silent) {}
     }
 
     // MARK: 4. viewForZooming
@@ -266,7 +268,10 @@ struct ConformanceTests {
     func noResponders(strategy: DispatchStrategy) {
         let view = ScrollView(), multiplexer = strategy.makeMultiplexer()
         view.delegate = multiplexer
-        multiplexer.add(Probe(0, log: Log(), responders: []))
+        let silent = Probe(0, log: Log(), responders: [])
+        defer { withExtendedLifetime(silent) {} }  // alive for the weak strategies too: registered, responding to nothing
+        multiplexer.add(silent)
+        #expect(multiplexer.count == 1)
         view.scroll(to: 5)
         #expect(view.scrollToTop())
         #expect(view.contentOffset == 0)

@@ -81,8 +81,9 @@ struct BenchOptionsTests {
     }
 }
 
-/// Runs the `bench` executable that `swift build` put beside this test bundle.
-func runBench(_ arguments: [String]) throws -> SubprocessResult {
+/// Runs the `bench` executable that `swift build` put beside this test bundle,
+/// with `environment` added to this process's.
+func runBench(_ arguments: [String], environment: [String: String] = [:]) throws -> SubprocessResult {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("bench")
     while !FileManager.default.isExecutableFile(atPath: executable.path), directory.path != "/" {
@@ -90,7 +91,8 @@ func runBench(_ arguments: [String]) throws -> SubprocessResult {
         executable = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bench")
         if executable.path == "/bench" { break }
     }
-    return Subprocess.run(executable.path, arguments)
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    return Subprocess.run(executable.path, arguments, environment: merged)
 }
 
 /// Writes a temporary file and returns its path.

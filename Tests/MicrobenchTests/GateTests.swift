@@ -1,3 +1,4 @@
+import Foundation
 import Microbench
 import Testing
 
@@ -31,6 +32,7 @@ struct GateTests {
     func unchangedPasses() {
         let comparison = GateComparison(baseline: [record()], current: [record()], thresholds: thresholds)
         #expect(comparison.passes)
+        #expect(comparison.status(newCasesAreStale: true) == .pass)
         #expect(comparison.verdicts.allSatisfy { $0.outcome == .pass })
     }
 
@@ -38,35 +40,57 @@ struct GateTests {
     func extraAllocationFails() {
         let comparison = GateComparison(baseline: [record()], current: [record(mallocs: 1)], thresholds: thresholds)
         #expect(!comparison.passes)
+        #expect(comparison.status(newCasesAreStale: false) == .fail)
         #expect(comparison.regressions.map(\.metric) == ["mallocs_per_op"])
         #expect(comparison.table().contains("dispatch/closureTable/didScroll/16/16  mallocs_per_op"))
-        #expect(comparison.markdown(notes: []).contains("`dispatch/closureTable/didScroll/16/16` | mallocs_per_op"))
+        #expect(comparison.markdown(status: .fail, notes: []).contains("`dispatch/closureTable/didScroll/16/16` | mallocs_per_op"))
     }
 
-    @Test("instructions may grow by the relative tolerance, not more")
-    func instructionTolerance() {
-        let within = GateComparison(baseline: [record()], current: [record(instructions: 1020)], thresholds: thresholds)
-        #expect(within.passes)
-        let beyond = GateComparison(baseline: [record()], current: [record(instructions: 1050)], thresholds: thresholds)
-        #expect(beyond.regressions.map(\.metric) == ["instructions_per_op"])
+    @Test("a value exactly at the limit passes; one hundredth over is a regression, either way for the ratchet",
+          arguments: [(1020.0, GateVerdict.Outcome.pass), (1020.01, .regression), (980, .pass), (979.99, .improvement)])
+    func limits(current: Double, expected: GateVerdict.Outcome) {
+        let comparison = GateComparison(baseline: [record()], current: [record(instructions: current)], thresholds: thresholds)
+        let verdict = comparison.verdicts.first { $0.metric == "instructions_per_op" }
+        #expect(verdict?.outcome == expected)
+        #expect(verdict?.allowed == 1020)
     }
 
-    @Test("the most specific threshold wins")
-    func overrides() {
-        let baseline = [record("selectorDictionary")]
-        let current = [record("selectorDictionary", instructions: 1050)]
-        #expect(GateComparison(baseline: baseline, current: current, thresholds: thresholds).passes)
+    @Test("a zero tolerance allows nothing: one allocation more fails, one fewer is stale")
+    func zeroTolerance() {
+        let more = GateComparison(baseline: [record(mallocs: 1)], current: [record(mallocs: 2)], thresholds: thresholds)
+        #expect(more.status(newCasesAreStale: false) == .fail)
+        let fewer = GateComparison(baseline: [record(mallocs: 1)], current: [record(mallocs: 0)], thresholds: thresholds)
+        #expect(fewer.improvements.map(\.metric) == ["mallocs_per_op"])
+        #expect(fewer.status(newCasesAreStale: false) == .staleBaseline)
+        #expect(fewer.markdown(status: .staleBaseline, notes: []).contains("bench baseline"))
     }
 
-    @Test("improvements pass and are reported; missing cases fail")
-    func improvementsAndMissing() {
-        let improved = GateComparison(baseline: [record(mallocs: 1)], current: [record()], thresholds: thresholds)
-        #expect(improved.passes)
-        #expect(improved.improvements.map(\.metric) == ["mallocs_per_op"])
-        #expect(improved.markdown(notes: []).contains("bench baseline"))
+    @Test("an improvement of 10 % across all cases makes the baseline stale (the ratchet)")
+    func ratchet() {
+        let baseline = ["closureTable", "existentialArray", "weakArray"].map { record($0, instructions: 1000) }
+        let current = ["closureTable", "existentialArray", "weakArray"].map { record($0, instructions: 900) }
+        let comparison = GateComparison(baseline: baseline, current: current, thresholds: thresholds)
+        #expect(comparison.passes)
+        #expect(comparison.improvements.count == 3)
+        #expect(comparison.status(newCasesAreStale: false) == .staleBaseline)
+        #expect(GateStatus.staleBaseline.rawValue == 3 && GateStatus.fail.rawValue == 1 && GateStatus.pass.rawValue == 0)
+    }
+
+    @Test("a case missing from the baseline is new: reported, and stale only under CI")
+    func newCases() {
+        let comparison = GateComparison(baseline: [record()], current: [record(), record("weakArray")], thresholds: thresholds)
+        #expect(comparison.newCases == ["dispatch/weakArray/didScroll/16/16"])
+        #expect(comparison.verdicts.filter { $0.outcome == .new }.count == GateRecord.metrics.count)
+        #expect(comparison.status(newCasesAreStale: false) == .pass)
+        #expect(comparison.status(newCasesAreStale: true) == .staleBaseline)
+    }
+
+    @Test("a baseline case the run did not produce fails")
+    func missingCase() {
         let missing = GateComparison(baseline: [record(), record("existentialArray")], current: [record()], thresholds: thresholds)
         #expect(!missing.passes)
         #expect(missing.missing == ["dispatch/existentialArray/didScroll/16/16"])
+        #expect(missing.status(newCasesAreStale: false) == .fail)
     }
 
     @Test("a metric missing on one side is skipped, not passed silently as a number")
@@ -74,6 +98,125 @@ struct GateTests {
         let comparison = GateComparison(baseline: [record(instructions: nil)], current: [record()], thresholds: thresholds)
         #expect(comparison.passes)
         #expect(comparison.verdicts.first { $0.metric == "instructions_per_op" }?.outcome == .skipped)
+    }
+
+    // MARK: Rules
+
+    /// Rules for instructions: a catch-all, one naming only a benchmark, one
+    /// naming only a strategy, and one naming both.
+    static let precedence = try! GateThresholds.parse("""
+        metric,benchmark,strategy,max_absolute_increase,max_relative_increase
+        mallocs_per_op,*,*,0,0
+        retains_per_op,*,*,0,0
+        releases_per_op,*,*,0,0
+        instructions_per_op,*,*,0,0.01
+        instructions_per_op,setup,*,0,0.02
+        instructions_per_op,*,weakArray,0,0.03
+        instructions_per_op,setup,weakArray,0,0.04
+        """, file: "thresholds.csv")
+
+    @Test("the most specific rule wins: both named, then the strategy, then the benchmark, then the catch-all",
+          arguments: [
+              ("setup", "weakArray", 0.04), ("dispatch", "weakArray", 0.03), ("setup", "closureTable", 0.02),
+              ("dispatch", "closureTable", 0.01),
+          ])
+    func rulePrecedence(benchmark: String, strategy: String, allowance: Double) {
+        let subject = GateRecord(benchmark: benchmark, strategy: strategy, message: "m", width: 1, responders: 1, values: [:])
+        #expect(Self.precedence.rule(for: "instructions_per_op", subject)?.maxRelativeIncrease == allowance)
+        #expect(Self.precedence.rule(for: "mallocs_per_op", subject)?.maxRelativeIncrease == 0)
+    }
+
+    @Test("a rule naming only the strategy beats one naming only the benchmark when both match")
+    func strategyBeatsBenchmark() throws {
+        let withoutBoth = try GateThresholds.parse("""
+            metric,benchmark,strategy,max_absolute_increase,max_relative_increase
+            mallocs_per_op,*,*,0,0
+            retains_per_op,*,*,0,0
+            releases_per_op,*,*,0,0
+            instructions_per_op,*,*,0,0.01
+            instructions_per_op,setup,*,0,0.02
+            instructions_per_op,*,weakArray,0,0.03
+            """, file: "thresholds.csv")
+        let subject = GateRecord(benchmark: "setup", strategy: "weakArray", message: "m", width: 1, responders: 1, values: [:])
+        #expect(withoutBoth.rule(for: "instructions_per_op", subject)?.maxRelativeIncrease == 0.03)
+    }
+
+    @Test("a rule naming a benchmark applies to that benchmark only")
+    func benchmarkMatching() {
+        let setup = GateRecord(benchmark: "setup", strategy: "x", message: "m", width: 1, responders: 1,
+                               values: ["instructions_per_op": 1015])
+        let dispatch = GateRecord(benchmark: "dispatch", strategy: "x", message: "m", width: 1, responders: 1,
+                                  values: ["instructions_per_op": 1015])
+        var baseline = [setup, dispatch]
+        for index in baseline.indices { baseline[index].values["instructions_per_op"] = 1000 }
+        let comparison = GateComparison(baseline: baseline, current: [setup, dispatch], thresholds: Self.precedence)
+        #expect(comparison.regressions.map(\.caseName) == ["dispatch/x/m/1/1"], "+1.5 % is within setup's 2 %, not dispatch's 1 %")
+    }
+
+    // MARK: Callgrind dumps and the estimate
+
+    static func dump(_ label: String?, summary: UInt64?, totals: UInt64? = nil) -> String {
+        var text = "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 42\ncmd: bench gate-instructions\npart: 2\n"
+        if let label { text += "desc: Trigger: Client Request: \(label)\n" }
+        text += "events: Ir\nfn=(1) main\n0 12\n"
+        if let summary { text += "summary: \(summary)\n" }
+        if let totals { text += "totals: \(totals)\n" }
+        return text
+    }
+
+    @Test("a dump's label and total are read; the exit dump has no label")
+    func parsesDumps() throws {
+        let parsed = try Callgrind.parseDump(Self.dump("a/b#short0", summary: 1234, totals: 1234), file: "callgrind.out.2")
+        #expect(parsed?.label == "a/b#short0")
+        #expect(parsed?.total == 1234)
+        #expect(try Callgrind.parseDump(Self.dump("a/b#long0", summary: nil, totals: 99), file: "f")?.total == 99)
+        #expect(try Callgrind.parseDump(Self.dump(nil, summary: 5), file: "callgrind.out") == nil)
+    }
+
+    @Test("a dump with a missing or an extra section is an error naming the file", arguments: [
+        (dump("a#short0", summary: nil), "f: no total in the dump of 'a#short0'"),
+        (dump("a#short0", summary: 10, totals: 11), "f: summary 10 and totals 11 disagree"),
+        (dump("a#short0", summary: 10) + "summary: 12\n", "f: two summaries"),
+        (dump("a#short0", summary: 10) + "desc: Trigger: Client Request: b\n", "f: two client-request labels"),
+        (dump("a#short0", summary: nil) + "totals: many\n", "f: unreadable total"),
+    ])
+    func malformedDumps(text: String, expected: String) {
+        let error = #expect(throws: Callgrind.DumpError.self) { try Callgrind.parseDump(text, file: "f") }
+        #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test("instructions per operation: the median of (long − short) ÷ 40 over the three repeats")
+    func estimateArithmetic() throws {
+        let pass = InstructionPass()
+        #expect(pass.shortIterations == 10 && pass.longIterations == 50 && pass.repeats == 3)
+        var totals: [String: UInt64] = ["warm-up": 999_999]
+        // Per operation: 100, 110.25 and 500 (a one-off cost in the third long window).
+        for (index, (short, long)) in [(2_000, 6_000), (2_000, 6_410), (2_000, 22_000)].enumerated() {
+            let labels = pass.labels(of: "dispatch/x/m/1/1", repeat: index)
+            totals[labels.short] = UInt64(short)
+            totals[labels.long] = UInt64(long)
+        }
+        #expect(try pass.instructionsPerOperation(of: ["dispatch/x/m/1/1"], totals: totals) == ["dispatch/x/m/1/1": 110.25])
+        totals[pass.labels(of: "dispatch/x/m/1/1", repeat: 1).long] = nil
+        let missing = #expect(throws: InstructionPass.EstimateError.self) {
+            try pass.instructionsPerOperation(of: ["dispatch/x/m/1/1"], totals: totals)
+        }
+        #expect(missing?.description == "callgrind wrote no dump for dispatch/x/m/1/1 (repeat 1)")
+    }
+
+    @Test("dumps read from a directory; two dumps of one label are an error")
+    func totalsFromDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-dumps-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (index, text) in [Self.dump("warm-up", summary: 7), Self.dump("a#short0", summary: 100),
+                              Self.dump("warm-up", summary: 8), Self.dump(nil, summary: 1)].enumerated() {
+            try text.write(toFile: "\(directory)/callgrind.out.\(index + 1)", atomically: true, encoding: .utf8)
+        }
+        try "unrelated".write(toFile: "\(directory)/other.txt", atomically: true, encoding: .utf8)
+        #expect(try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out")["a#short0"] == 100)
+        try Self.dump("a#short0", summary: 101).write(toFile: "\(directory)/callgrind.out.9", atomically: true, encoding: .utf8)
+        #expect(throws: Callgrind.DumpError.self) { try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out") }
     }
 
     @Test("a malformed baseline names the file and line", arguments: [
@@ -107,7 +250,7 @@ struct GateTests {
         #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "no error")")
     }
 
-    @Test("bench check rejects a missing or malformed baseline with status 2 and names the file")
+    @Test("bench check rejects a missing or malformed baseline or thresholds file with status 2, naming file and line")
     func checkRejectsBadFiles() throws {
         let missing = try runBench(["check", "--baseline", "/nonexistent/baseline.csv", "--no-progress"])
         #expect(missing.status == 2)
@@ -116,5 +259,90 @@ struct GateTests {
         let malformed = try runBench(["check", "--baseline", path, "--no-progress"])
         #expect(malformed.status == 2)
         #expect(malformed.standardError.contains("\(path):1: header must be"))
+        let thresholds = FileManagerTemporaryFile.write(
+            GateThresholds.columns.joined(separator: ",") + "\nmallocs_per_op,*,*,0,0\ninstructions,*,*,0,0\n")
+        let badThresholds = try runBench([
+            "check", "--baseline", packageRoot + "/Results/baseline.csv", "--thresholds", thresholds, "--no-progress",
+        ])
+        #expect(badThresholds.status == 2)
+        #expect(badThresholds.standardError.contains("\(thresholds):3: unknown metric 'instructions'"), "\(badThresholds.standardError)")
     }
 }
+
+/// `bench baseline` and `bench check` end to end, on one case, against a
+/// baseline the test records and then doctors (allocation and ARC counts
+/// only: this is the test build, not the release build the committed
+/// baseline describes).
+@Suite(
+    "Regression gate, end to end",
+    .enabled(if: !Counters.areCompiledOutForSanitizer, "the bench executable counts nothing in a sanitizer build"))
+struct GateEndToEndTests {
+    static let filter = "^dispatch/existentialArray/didScroll/16/16$"
+
+    func gate(_ subcommand: String, baseline: String, in directory: String) throws -> SubprocessResult {
+        try runBench([
+            subcommand, "--baseline", baseline, "--thresholds", packageRoot + "/Results/thresholds.csv",
+            "--filter", Self.filter, "--no-instructions", "--no-progress", "--summary", directory + "/summary.md",
+            "--records", directory + "/current.csv",
+        ], environment: ["CI": "false"])
+    }
+
+    @Test("a recorded baseline passes; a doctored one fails with 1 (regression) or 3 (stale), naming the case")
+    func doctoredBaseline() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/baseline.csv"
+        let recorded = try gate("baseline", baseline: path, in: directory)
+        #expect(recorded.status == 0, "\(recorded.standardError)")
+        let records = try GateRecord.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+        #expect(records.map(\.name) == ["dispatch/existentialArray/didScroll/16/16"])
+        let retains = try #require(records.first?.values["retains_per_op"])
+        #expect(retains >= 1)
+
+        let unchanged = try gate("check", baseline: path, in: directory)
+        #expect(unchanged.status == 0, "\(unchanged.standardOutput)")
+        #expect(unchanged.standardOutput.contains("gate: PASS"))
+        #expect(try String(contentsOfFile: directory + "/current.csv", encoding: .utf8) == GateRecord.render(records))
+
+        var doctored = records
+        doctored[0].values["retains_per_op"] = retains - 1
+        try GateRecord.render(doctored).write(toFile: path, atomically: true, encoding: .utf8)
+        let regression = try gate("check", baseline: path, in: directory)
+        #expect(regression.status == 1)
+        #expect(regression.standardOutput.contains("REGRESSION dispatch/existentialArray/didScroll/16/16 retains_per_op"))
+
+        doctored[0].values["retains_per_op"] = retains + 1
+        try GateRecord.render(doctored).write(toFile: path, atomically: true, encoding: .utf8)
+        let stale = try gate("check", baseline: path, in: directory)
+        #expect(stale.status == 3)
+        #expect(stale.standardOutput.contains("IMPROVEMENT dispatch/existentialArray/didScroll/16/16 retains_per_op"))
+        #expect(stale.standardOutput.contains("bench baseline"))
+    }
+
+    @Test("bench baseline with a filter re-records the matching cases and keeps the others")
+    func filteredBaselineMerges() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/baseline.csv"
+        let other = GateRecord(
+            benchmark: "dispatch", strategy: "closureTable", message: "didScroll", width: 1, responders: 1,
+            values: ["mallocs_per_op": 7, "retains_per_op": 7, "releases_per_op": 7, "instructions_per_op": 7])
+        var stale = other
+        stale.strategy = "existentialArray"
+        stale.width = 16
+        stale.responders = 16
+        try GateRecord.render([other, stale]).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try gate("baseline", baseline: path, in: directory).status == 0)
+        let records = try GateRecord.parse(String(contentsOfFile: path, encoding: .utf8), file: path)
+        #expect(records.map(\.name) == [other.name, stale.name])
+        #expect(records[0] == other)
+        #expect(records[1].values["retains_per_op"] != 7, "re-recorded")
+        #expect(records[1].values["instructions_per_op"] == nil, "re-recorded without instructions")
+    }
+}
+
+/// The package's root directory.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path

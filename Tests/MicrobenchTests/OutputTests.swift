@@ -111,8 +111,19 @@ struct OutputTests {
         #expect(listing == ["results.csv"])
     }
 
-    @Test("a failed atomic write leaves the destination as it was")
+    @Test("a failed atomic write leaves the destination as it was, and no temporary file")
     func failedAtomicWrite() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("results.csv").path
+        try AtomicFile.write("old\n", to: path)
+        // A directory where the temporary file would go: creating it fails.
+        let temporary = directory.appendingPathComponent(".results.csv.\(getpid()).tmp")
+        try FileManager.default.createDirectory(at: temporary.appendingPathComponent("blocker"), withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) { try AtomicFile.write("new\n", to: path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+        try FileManager.default.removeItem(at: temporary)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["results.csv"])
         #expect(throws: (any Error).self) { try AtomicFile.write("x", to: "/proc/fanout-cannot-write/results.csv") }
     }
 }

@@ -13,18 +13,19 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        // Only a temporary file this call created is removed on failure.
+        let handle = try createExclusively(temporary.path)
         do {
-            let handle = try createExclusively(temporary.path)
             defer { try? handle.close() }
             try handle.write(contentsOf: Data(contents.utf8))
             try handle.synchronize()
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
             throw error
         }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(path): \(reason)"])
         }
     }

@@ -7,12 +7,18 @@
 typedef struct {
     uint64_t mallocs;   ///< malloc, calloc, realloc, posix_memalign, aligned_alloc
     uint64_t bytes;     ///< bytes requested by those calls
-    uint64_t retains;   ///< swift_retain, swift_retain_n, swift_nonatomic_retain(_n), swift_bridgeObjectRetain(_n)
-    uint64_t releases;  ///< the matching release functions
+    uint64_t retains;   ///< strong retains: swift_retain(_n) and the other entry points listed in Counters.c
+    uint64_t releases;  ///< strong releases: swift_release(_n) and the others listed in Counters.c
+    uint64_t frees;     ///< free of a non-NULL pointer
 } microbench_counts;
 
-/// 1 when this binary was built with the interposing hooks, 0 when built with -DMICROBENCH_NO_HOOKS.
+/// 1 when this binary was built with the interposing hooks, 0 when built without (a sanitizer build, or
+/// -DMICROBENCH_NO_HOOKS).
 int microbench_hooks_available(void);
+
+/// 1 when this file was compiled under AddressSanitizer or ThreadSanitizer, which interpose the allocator
+/// themselves: the hooks are then compiled out on purpose. Set by the build, not probed at run time.
+int microbench_built_with_sanitizer(void);
 
 /// Starts counting the calling thread's calls, from zero.
 void microbench_counting_start(void);
