@@ -4,25 +4,26 @@ import PackageDescription
 let package = Package(
     name: "Fanout",
     products: [
-        // MARK: - Public products
         .library(name: "Fanout", targets: ["Fanout"]),
-        .library(name: "Microbench", targets: ["Microbench"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     targets: [
-        // MARK: - Library
+        // MARK: - The library
         .target(name: "Fanout", dependencies: ["FanoutSupport"]),
         .target(name: "FanoutSupport"),
 
-        // MARK: - Benchmark harness and suite
+        // MARK: - The worked example: a model of UIKit's scroll view, reusing Fanout from another module
+        .target(name: "ScrollViewKit", dependencies: ["Fanout"]),
+
+        // MARK: - The lab: the harness and the suite
         .target(name: "MicrobenchCounters"),
         .target(name: "Microbench", dependencies: ["MicrobenchCounters"]),
-        .executableTarget(name: "bench", dependencies: ["Fanout", "Microbench"], path: "Benchmarks/bench"),
+        .executableTarget(name: "bench", dependencies: ["Fanout", "ScrollViewKit", "Microbench"], path: "Benchmarks/bench"),
 
         // MARK: - Tests
-        .testTarget(name: "FanoutTests", dependencies: ["Fanout"]),
+        .testTarget(name: "FanoutTests", dependencies: ["Fanout", "ScrollViewKit"]),
         // The fuzz targets' harnesses (scripts/fuzz builds them with libFuzzer) and the replay of their corpora.
-        .testTarget(name: "FuzzTests", dependencies: ["Fanout", "Microbench"], exclude: ["Corpus"]),
+        .testTarget(name: "FuzzTests", dependencies: ["Fanout", "ScrollViewKit", "Microbench"], exclude: ["Corpus"]),
         // Optimized even in debug builds, so that a test that makes k runtime calls makes exactly k.
         .testTarget(name: "MicrobenchTests", dependencies: ["Microbench"], swiftSettings: [.unsafeFlags(["-O"])]),
     ],

@@ -7,11 +7,12 @@
 #      naming every case;
 #   4. a malformed thresholds file exits 2, naming the file and the line;
 #   5. one heap allocation added to every existentialArray dispatch exits 1: +1 malloc per message in exactly the
-#      existentialArray cases, every other strategy's records unchanged;
-#   6. a few more instructions per existentialArray dispatch exit 1 through the instruction count alone: the same
-#      constant per message in every existentialArray case, its allocation and ARC counts unchanged, the other
-#      strategies unchanged.
-# Exits non-zero if any expectation fails; prints each figure it checked.
+#      existentialArray cases, every other case's counts unchanged;
+#   6. a few more instructions per existentialArray dispatch exit 1 through the instruction count alone: more
+#      instructions in every existentialArray case with its allocation and ARC counts unchanged, every other case's
+#      counts unchanged and its instructions within tolerance.
+# The injections go into the existentialArray branch of Multiplexer.deliver, where every dispatch through a delegate
+# protocol runs. Exits non-zero if any expectation fails; prints each figure it checked.
 #   usage: scripts/prove-gate.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 # The working tree as it is (committed or not), without build products.
 tar -C "$root" --exclude=./.git --exclude='./.build*' --exclude=./scripts/.venv -cf - . | tar -C "$work" -xf -
 cd "$work"
-file=Sources/Fanout/Strategies/ExistentialArrayMultiplexer.swift
+file=Sources/Fanout/Multiplexer.swift
 cp "$file" "$work/original.swift"
 failures=0
 bench=.build/release/bench
@@ -29,7 +30,7 @@ fail() { echo "   FAILED: $*"; failures=$((failures + 1)); }
 
 build() {
     echo "== building $1"
-    swift build -c release >/dev/null
+    swift build -c release >"$work/build.txt" 2>&1 || { grep -E "error" "$work/build.txt" | head -20; exit 1; }
 }
 
 check() { # label expected-status [bench check arguments...]
@@ -65,13 +66,20 @@ elif mode == "subset":
     different = [name for name in b if name in a and a[name] != b[name]]
     if missing or different or not b: problems.append(f"{len(missing)} missing, {len(different)} different: {different[:3]}")
     else: print(f"   the filtered check's {len(b)} records equal the full check's, every metric")
-else:  # allocation or work: existentialArray changed as expected, the rest unchanged
+else:  # allocation or work: existentialArray changed as expected; every other case's counts unchanged, and its
+        # instructions within the gate's tolerance (the injection shares one function with the other branches, so
+        # their register allocation may move by an instruction or two)
     deltas = {}
+    others = 0
     for name, row in b.items():
         base = a[name]
         changed = {m: (value(row, m) or 0) - (value(base, m) or 0) for m in metrics}
         if row["strategy"] != "existentialArray":
-            if any(changed.values()): problems.append(f"{name} changed: {changed}")
+            others += 1
+            counts = {m: changed[m] for m in metrics[:3] if changed[m]}
+            if counts: problems.append(f"{name} counts changed: {counts}")
+            if abs(changed["instructions_per_op"]) > 0.02 * (value(base, "instructions_per_op") or 0):
+                problems.append(f"{name} instructions moved by {changed['instructions_per_op']}")
             continue
         if mode == "allocation":
             if changed["mallocs_per_op"] != 1 or changed["retains_per_op"] != 0:
@@ -79,16 +87,15 @@ else:  # allocation or work: existentialArray changed as expected, the rest unch
         else:
             if changed["mallocs_per_op"] or changed["retains_per_op"] or changed["releases_per_op"]:
                 problems.append(f"{name}: counts changed {changed}")
+            if not changed["instructions_per_op"] > 0:
+                problems.append(f"{name}: instructions did not grow ({changed['instructions_per_op']})")
         deltas.setdefault(round(changed["instructions_per_op"], 2), []).append(name)
     cases = sum(len(v) for v in deltas.values())
     if mode == "allocation":
-        print(f"   {cases} existentialArray cases: +1 malloc per message each; every other case unchanged")
+        print(f"   {cases} existentialArray cases: +1 malloc per message each; the {others} other cases' counts unchanged")
     else:
-        if len(deltas) != 1 or not list(deltas)[0] > 0:
-            problems.append(f"instruction deltas {sorted(deltas)}")
-        else:
-            print(f"   {cases} existentialArray cases: +{list(deltas)[0]} instructions per message each, counts unchanged; "
-                  f"every other case unchanged")
+        print(f"   {cases} existentialArray cases: +{min(deltas)} to +{max(deltas)} instructions per message, counts "
+              f"unchanged; the {others} other cases' counts unchanged, instructions within tolerance")
 for problem in problems: print("   FAILED:", problem)
 sys.exit(1 if problems else 0)
 PY
@@ -138,16 +145,21 @@ check bad-thresholds 2 --thresholds "$work/bad-thresholds.csv"
 grep -q "$work/bad-thresholds.csv:3: duplicates the rule on line 2" "$work/bad-thresholds.txt" \
     && echo "   names the file and line: $work/bad-thresholds.csv:3" || fail "bad thresholds message"
 
-# One heap allocation per dispatch: a new object stored on every message.
+# One heap allocation per dispatch: a new object stored on every existentialArray message.
 inject \
     '    /// Creates a multiplexer with no targets.' \
-    '    @usableFromInline final class Injected { @usableFromInline init() {} }
-    @usableFromInline internal var injected: Injected?
+    '    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injected: AnyObject?
 
     /// Creates a multiplexer with no targets.' \
-    '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
-    '        injected = Injected()
-        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
+    '            typealias Known = ExistentialArrayStorage<Schema>
+' \
+    '            typealias Known = ExistentialArrayStorage<Schema>
+            injected = Injected()
+' \
+    'extension Multiplexer: Sendable' \
+    '@usableFromInline final class Injected { @usableFromInline init() {} }
+
+extension Multiplexer: Sendable'
 build "with one allocation per existentialArray dispatch"
 check allocation 1
 compare unchanged allocation allocation
@@ -156,14 +168,16 @@ compare unchanged allocation allocation
 # adds more.
 inject \
     '    /// Creates a multiplexer with no targets.' \
-    '    @exclusivity(unchecked) @usableFromInline internal var injectedWork = 0
-    @exclusivity(unchecked) @usableFromInline internal var injectedMore = 0
+    '    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injectedWork = 0
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injectedMore = 0
 
     /// Creates a multiplexer with no targets.' \
-    '        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)' \
-    '        injectedWork &+= registrations.entries.count
-        injectedMore = injectedWork &* 3
-        StrongRegistration.deliver(message, arguments, to: registrations.entries, while: shouldContinue)'
+    '            typealias Known = ExistentialArrayStorage<Schema>
+' \
+    '            typealias Known = ExistentialArrayStorage<Schema>
+            injectedWork &+= 1
+            injectedMore = injectedWork &* 3
+'
 build "with more work per existentialArray dispatch"
 check work 1
 compare unchanged work work

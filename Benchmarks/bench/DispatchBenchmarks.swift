@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Microbench
 
 /// The core matrix: every strategy and the floor × every message × every

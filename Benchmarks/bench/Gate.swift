@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Foundation
 import Microbench
 

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Microbench
 
 /// Scenarios beyond one dispatch; the CSV `benchmark` is the scenario's name.

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Microbench
 
 /// Which cases a command line selects.

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Microbench
 
 /// The compile-time fan-out baseline: `StaticMultiplexer` over a parameter

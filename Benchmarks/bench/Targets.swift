@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Microbench
 
 // The targets every dispatch case fans out to. Two concrete types, made by a

@@ -1,11 +1,14 @@
-/// The ways a multiplexer can store its targets and dispatch to them.
+/// The ways a multiplexer can store its targets and dispatch to them, for
+/// choosing one at run time.
 ///
 /// ```swift
 /// for strategy in DispatchStrategy.allCases {
-///     let multiplexer = strategy.makeMultiplexer()
+///     let multiplexer = strategy.makeMultiplexer(for: LifecycleSchema.self)
 ///     ...
 /// }
 /// ```
+///
+/// `Documentation/Strategies.md` compares them.
 public enum DispatchStrategy: String, CaseIterable, Sendable {
     /// ``ExistentialArrayMultiplexer``: one array of protocol existentials.
     case existentialArray
@@ -31,24 +34,16 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         }
     }
 
-    /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
-    public func makeMultiplexer() -> any ScrollViewMultiplexer {
-        switch self {
-        case .existentialArray: ExistentialArrayMultiplexer<ScrollViewSchema>()
-        case .closureTable: ClosureTableMultiplexer<ScrollViewSchema>()
-        case .selectorDictionary: SelectorDictionaryMultiplexer<ScrollViewSchema>()
-        case .weakArray: WeakArrayMultiplexer<ScrollViewSchema>()
-        case .lifetimeBound: LifetimeBoundMultiplexer<ScrollViewSchema>()
-        case .concurrent: ConcurrentMultiplexer<ScrollViewSchema>()
-        }
-    }
-
-    /// A new, empty multiplexer for any delegate protocol described by `schema`.
+    /// A new, empty multiplexer for any delegate protocol described by
+    /// `schema`. Its dynamic type is a ``Multiplexer``, so it conforms to the
+    /// protocol when the protocol's glue is written
+    /// (`Documentation/ReusingForYourProtocol.md`):
+    /// `multiplexer as? any LifecycleObserver` succeeds.
     public func makeMultiplexer<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema> {
         multiplexerType(for: schema).init()
     }
 
-    /// The generic multiplexer class implementing this strategy for `schema`.
+    /// The multiplexer type implementing this strategy for `schema`.
     public func multiplexerType<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema>.Type {
         switch self {
         case .existentialArray: ExistentialArrayMultiplexer<Schema>.self

@@ -34,8 +34,3 @@ int fanout_confinement_enter(fanout_confinement *confinement) {
 void fanout_confinement_exit(fanout_confinement *confinement) {
     if (atomic_fetch_sub(&confinement->depth, 1) == 1) atomic_store(&confinement->owner, 0);
 }
-
-int fanout_confinement_is_free(const fanout_confinement *confinement) {
-    uintptr_t owner = atomic_load(&confinement->owner);
-    return owner == 0 || owner == current_thread();
-}

@@ -1,5 +1,6 @@
 import Dispatch
 import Fanout
+import ScrollViewKit
 import Synchronization
 import Testing
 

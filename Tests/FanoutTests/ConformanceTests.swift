@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 /// The contract of ``ScrollViewMultiplexer``, written once and run for every

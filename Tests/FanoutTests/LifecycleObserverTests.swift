@@ -1,9 +1,10 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 // A second delegate protocol, as in "Composing Together View Behaviors in iOS":
 // view-controller lifecycle observers. Everything below the protocol is the
-// glue a user writes to reuse every strategy.
+// glue a user writes to reuse every strategy (Documentation/ReusingForYourProtocol.md).
 
 protocol LifecycleObserver: AnyObject {
     func viewDidAppear(_ animated: Bool)
@@ -24,10 +25,19 @@ enum LifecycleSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [viewDidAppear, viewDidDisappear] }
 }
 
-// The protocol's own methods, each forwarding its descriptor.
-extension Multiplexing where Schema == LifecycleSchema {
+// Every strategy is a `Multiplexer`: one extension makes all of them lifecycle observers,
+// one line per message and two more.
+extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema {
     func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
     func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
+}
+
+/// Where a multiplexer is assigned: a view controller with one observer.
+final class ObservedViewController {
+    weak var observer: (any LifecycleObserver)?
+
+    func appear(animated: Bool) { observer?.viewDidAppear(animated) }
+    func disappear(animated: Bool) { observer?.viewDidDisappear(animated) }
 }
 
 final class LifecycleRecorder: LifecycleObserver {
@@ -45,20 +55,34 @@ final class LifecycleRecorder: LifecycleObserver {
 
 @Suite("Reusing the strategies for another protocol")
 struct LifecycleObserverTests {
-    @Test("every strategy forwards a lifecycle observer", arguments: DispatchStrategy.allCases)
-    func forwardsLifecycle(strategy: DispatchStrategy) {
+    @Test("every strategy is a lifecycle observer, assigned to the property and driven through it",
+          arguments: DispatchStrategy.allCases)
+    func forwardsLifecycle(strategy: DispatchStrategy) throws {
         let multiplexer = strategy.makeMultiplexer(for: LifecycleSchema.self)
+        let viewController = ObservedViewController()
+        viewController.observer = try #require(multiplexer as? any LifecycleObserver)
         let first = LifecycleRecorder("first"), second = LifecycleRecorder("second")
         multiplexer.add(first)
         multiplexer.add(second)
         multiplexer.add(first)
         #expect(multiplexer.count == 2)
         #expect(multiplexer.responds(to: .viewDidAppear))
-        multiplexer.viewDidAppear(true)
+        viewController.appear(animated: true)
         multiplexer.remove(first)
-        multiplexer.viewDidDisappear(false)
+        viewController.disappear(animated: false)
         #expect(first.events == ["first appeared animated=true"])
         #expect(second.events == ["second appeared animated=true", "second disappeared animated=false"])
+    }
+
+    @Test("a strategy's type is a lifecycle observer without a cast")
+    func concreteTypeConforms() {
+        let multiplexer = ClosureTableMultiplexer<LifecycleSchema>()
+        let viewController = ObservedViewController()
+        viewController.observer = multiplexer
+        let recorder = LifecycleRecorder("only")
+        multiplexer.add(recorder)
+        viewController.appear(animated: false)
+        #expect(recorder.events == ["only appeared animated=false"])
     }
 
     @Test("selector forwarding works for the second protocol too")

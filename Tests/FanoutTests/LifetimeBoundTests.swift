@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 /// `LifetimeBoundMultiplexer`'s own ways to register: bound to an owner, and

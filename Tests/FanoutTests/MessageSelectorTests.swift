@@ -1,4 +1,5 @@
 @testable import Fanout
+import ScrollViewKit
 import Testing
 
 @Suite("MessageSelector: a selector hashed once")

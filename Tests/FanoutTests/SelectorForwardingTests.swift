@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 @Suite("Dynamic forwarding by selector")
@@ -73,7 +74,7 @@ struct SelectorForwardingTests {
         let error = #expect(throws: ForwardingError.self) {
             try multiplexer.forward("scrollViewDidScroll:", arguments: arguments)
         }
-        #expect(error?.description == "'scrollViewDidScroll:' takes 1 argument (Fanout.ScrollView), got \(arguments.count)")
+        #expect(error?.description == "'scrollViewDidScroll:' takes 1 argument (ScrollViewKit.ScrollView), got \(arguments.count)")
         #expect(log.deliveries.isEmpty)
     }
 
@@ -89,7 +90,7 @@ struct SelectorForwardingTests {
         let two = #expect(throws: ForwardingError.self) {
             try multiplexer.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView])
         }
-        #expect(two?.description == "'scrollViewDidEndDragging:willDecelerate:' takes 2 arguments (Fanout.ScrollView, Swift.Bool), got 1")
+        #expect(two?.description == "'scrollViewDidEndDragging:willDecelerate:' takes 2 arguments (ScrollViewKit.ScrollView, Swift.Bool), got 1")
         #expect(log.deliveries.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 @Suite("Compile-time fan-out")

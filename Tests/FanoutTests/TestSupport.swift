@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 /// One delivery seen by a probe.

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 import Testing
 
 /// The weak strategies' contract, for plain targets and for

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 
 /// Fuzz target `forward`: `SelectorDictionaryMultiplexer.forward(_:arguments:)`
 /// with a selector and an argument array built from the bytes: known

@@ -1,4 +1,5 @@
 import Fanout
+import ScrollViewKit
 
 /// Fuzz target `model`: a program read from the bytes (targets that respond to
 /// some messages, what each does inside each callback, then a sequence of

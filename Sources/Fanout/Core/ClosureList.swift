@@ -9,8 +9,8 @@ internal class ClosureListBase {
 }
 
 /// The closures bound for one message, in registration order: the storage of
-/// ``ClosureTableMultiplexer`` (indexed by message ordinal) and
-/// ``SelectorDictionaryMultiplexer`` (keyed by selector).
+/// ``ClosureTableStorage`` (indexed by message ordinal) and
+/// ``SelectorDictionaryStorage`` (keyed by selector).
 @usableFromInline
 internal final class ClosureList<Arguments, Result>: ClosureListBase {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic

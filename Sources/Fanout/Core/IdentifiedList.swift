@@ -1,5 +1,5 @@
 /// An ordered list of values, each belonging to one registered target and
-/// keyed by that target's identity: the storage under every strategy.
+/// keyed by that target's identity: one message's closures in ``ClosureList``.
 ///
 /// Dispatch iterates a copy of ``entries``; copying is O(1) (the buffer is
 /// shared) and gives every delivery a snapshot that later mutations cannot
@@ -45,21 +45,4 @@ internal struct IdentifiedList<Value> {
         entries.remove(at: index)
         return true
     }
-
-    /// Removes the entries whose values satisfy `shouldRemove`.
-    ///
-    /// - Returns: The identities removed, in order.
-    /// - Complexity: O(*n*).
-    @discardableResult
-    internal mutating func removeAll(where shouldRemove: (Value) -> Bool) -> [ObjectIdentifier] {
-        guard entries.contains(where: { shouldRemove($0.value) }) else { return [] }
-        var removed: [ObjectIdentifier] = []
-        entries.removeAll { entry in
-            guard shouldRemove(entry.value) else { return false }
-            removed.append(entry.id)
-            return true
-        }
-        return removed
-    }
-
 }

@@ -1,44 +1,68 @@
 import FanoutSupport
 
-/// The debug-build check that a single-threaded multiplexer is used from one
-/// thread at a time: every public call enters it, and a call from a second
-/// thread while another thread is inside one traps with a message that points
-/// at ``ConcurrentMultiplexer``.
+/// The debug-build check that a single-threaded storage is used from one
+/// thread at a time: every public call begins and ends one, and a call from a
+/// second thread while another thread is inside one traps with a message
+/// that points at ``ConcurrentMultiplexer``.
 ///
-/// Release builds of the library contain none of it.
+/// Release builds of the library contain none of it: the struct is empty and
+/// its methods do nothing.
+@frozen
 @usableFromInline
-internal final class ThreadConfinement {
-    private let state = fanout_confinement_create()
-
+internal struct ThreadConfinement {
+    #if DEBUG
     @usableFromInline
-    init() {}
+    internal let state = State()
+    #endif
 
-    deinit { fanout_confinement_destroy(state) }
+    @inlinable
+    internal init() {}
 
-    /// Enters a call of `owner` on this thread.
+    /// Begins a call of `owner` on this thread.
     ///
-    /// - Precondition: No other thread is inside a call of `owner`.
-    @usableFromInline
-    func enter(_ owner: AnyObject) {
-        guard fanout_confinement_enter(state) != 0 else { Self.reportSharing(owner) }
+    /// - Precondition: No other thread is inside a call of `owner` (debug builds).
+    @inlinable
+    @inline(__always)
+    internal func begin(_ owner: AnyObject) {
+        #if DEBUG
+        state.enter(owner)
+        #endif
     }
 
-    /// Leaves the call entered last.
-    @usableFromInline
-    func exit() {
-        fanout_confinement_exit(state)
+    /// Ends the call begun last.
+    @inlinable
+    @inline(__always)
+    internal func end() {
+        #if DEBUG
+        state.exit()
+        #endif
     }
 
-    /// Checks, without entering, that no other thread is inside a call of `owner`.
+    #if DEBUG
+    /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`).
     @usableFromInline
-    func check(_ owner: AnyObject) {
-        guard fanout_confinement_is_free(state) != 0 else { Self.reportSharing(owner) }
-    }
+    internal final class State {
+        private let record = fanout_confinement_create()
 
-    private static func reportSharing(_ owner: AnyObject) -> Never {
-        preconditionFailure(
-            "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress on "
-                + "another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
-                + "between threads instead.")
+        @usableFromInline
+        init() {}
+
+        deinit { fanout_confinement_destroy(record) }
+
+        @usableFromInline
+        func enter(_ owner: AnyObject) {
+            guard fanout_confinement_enter(record) != 0 else {
+                preconditionFailure(
+                    "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
+                        + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
+                        + "between threads instead.")
+            }
+        }
+
+        @usableFromInline
+        func exit() {
+            fanout_confinement_exit(record)
+        }
     }
+    #endif
 }

@@ -14,11 +14,12 @@
 // built with ThreadSanitizer, so ThreadSanitizer cannot see that it orders
 // the critical sections it protects and reports false races between them.
 // Fanout annotates each critical section: an acquire on entry and a release
-// on exit, on an address unique to the lock. The functions are compiled out
-// of line, in a C file that SwiftPM builds with the sanitizer's flags; outside
-// ThreadSanitizer builds they return at once.
+// on exit, on an address unique to the lock.
 
 /// Marks the start of a critical section guarded by the lock at `address`.
+/// Compiled out of line, in a C file that SwiftPM builds with the sanitizer's
+/// flags (a function inline in this header would not see them); outside
+/// ThreadSanitizer builds it returns at once.
 void fanout_sanitizer_acquire(const void *address);
 
 /// Marks the end of a critical section guarded by the lock at `address`.
@@ -68,8 +69,5 @@ int fanout_confinement_enter(fanout_confinement *confinement);
 
 /// Leaves the call entered last.
 void fanout_confinement_exit(fanout_confinement *confinement);
-
-/// 1 when no thread other than the calling one is inside a call.
-int fanout_confinement_is_free(const fanout_confinement *confinement);
 
 #endif

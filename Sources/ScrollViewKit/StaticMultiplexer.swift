@@ -1,3 +1,5 @@
+import Fanout
+
 /// Compile-time fan-out: a multiplexer over a parameter pack of concrete
 /// target types, fixed at construction. Every delivery is a direct call the
 /// optimizer can inline, so this is the upper bound of what static dispatch

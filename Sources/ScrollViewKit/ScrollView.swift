@@ -1,3 +1,5 @@
+import Fanout
+
 /// The event source: a model of `UIScrollView` with a single, weak delegate.
 ///
 /// The view sends a message only when `delegate?.responds(to:)` is `true`.

@@ -1,3 +1,5 @@
+import Fanout
+
 /// A model of `UIScrollViewDelegate` (UIKit is not available on Linux): the
 /// protocol a ``ScrollView`` talks to, and that multiplexers forward.
 ///

@@ -1,14 +1,39 @@
-/// A multiplexer with weak semantics and no weak load per delivery: a target
-/// that is a ``RegistrationHolder`` is stored without a reference count of
-/// its own, and a token in its ``RegistrationBag`` removes the registration
-/// when the target is deallocated; any other target is held weakly, as by
-/// ``WeakArrayMultiplexer``.
+/// A multiplexer with weak semantics and no weak load per delivery, for
+/// behaviours whose lifetime is bound to an object: their own (a
+/// ``RegistrationHolder``) or their owner's.
 ///
 /// ```swift
 /// let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
 /// multiplexer.add(parallaxHeader)                    // a RegistrationHolder: bound to its own lifetime
 /// multiplexer.add(pullToRefresh, boundTo: screen)    // held until `screen` is deallocated
 /// ```
+///
+/// See ``LifetimeBoundStorage``.
+public typealias LifetimeBoundMultiplexer<Schema: DelegateSchema> = Multiplexer<LifetimeBoundStorage<Schema>>
+
+extension Multiplexer {
+    /// Registers `target` strongly until `owner` is deallocated (or `target`
+    /// is removed): the behaviour lives as long as the object it belongs to.
+    /// See ``LifetimeBoundStorage/add(_:boundTo:)``.
+    public func add<Owner: RegistrationHolder, BoundSchema>(_ target: BoundSchema.Target, boundTo owner: Owner)
+    where Storage == LifetimeBoundStorage<BoundSchema> {
+        storage.add(target, boundTo: owner)
+    }
+
+    /// Registers a ``RegistrationHolder`` that is called without any reference
+    /// counting. See ``LifetimeBoundStorage/unsafeAddUnretained(_:)`` for its
+    /// precondition.
+    @unsafe
+    public func unsafeAddUnretained<BoundSchema>(_ target: BoundSchema.Target) where Storage == LifetimeBoundStorage<BoundSchema> {
+        unsafe storage.unsafeAddUnretained(target)
+    }
+}
+
+/// The storage of ``LifetimeBoundMultiplexer``: a target that is a
+/// ``RegistrationHolder`` is stored without a reference count of its own, and
+/// a token in its ``RegistrationBag`` removes the registration when the
+/// target is deallocated; any other target is held weakly, as by
+/// ``WeakArrayStorage``.
 ///
 /// Three ways to register, from the default:
 /// - ``add(_:)``: never keeps a target alive. A holder is retained for the
@@ -22,19 +47,24 @@
 /// - ``unsafeAddUnretained(_:)``: a holder called without any retain, for
 ///   code that guarantees the holder outlives every one of its calls.
 ///
-/// Like the other single-threaded strategies, it must be used from one
-/// thread.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: RegisteringMultiplexer<Schema>, Multiplexing {
-    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
-    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+/// Single-threaded.
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage {
+    @usableFromInline
+    internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
+
+    /// Dispatch copies its entries out in one instantaneous read, so it needs
+    /// no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
-    internal var registrations = IdentifiedList<LifetimeRegistration<Schema>>()
+    internal var table = Table()
+
+    @usableFromInline
+    internal let confinement = ThreadConfinement()
 
     /// How many registrations are weak references (targets that are not holders).
     private var weaklyHeld = 0
 
-    /// Creates a multiplexer with no targets.
-    override public init() {}
+    /// An empty storage.
+    public init() {}
 
     /// Registers `target` without keeping it alive: bound to its lifetime if it
     /// is a ``RegistrationHolder`` (retained only while one of its callbacks
@@ -90,19 +120,16 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     }
 
     private func register(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
-        beginCall()
-        defer { endCall() }
+        confinement.begin(self)
+        defer { confinement.end() }
         let id = Schema.identity(of: target)
-        if registry.contains(id),
-           registrations.entries.contains(where: { $0.id == id && $0.value.isDeadWeakReference }) {
-            _ = registry.remove(id: id)
-            registrations.remove(id)
+        if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.isDeadWeakReference }) {
+            table.remove(id)
             weaklyHeld -= 1
         }
-        guard let messages = responsesForAdding(target, id: id), registry.insert(id: id, messages: messages) else {
-            return
-        }
-        let registration = LifetimeRegistration(target, hold: hold, messages: messages)
+        guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
+        else { return }
+        let registration = LifetimeRegistration(target, hold: hold)
         if let bag {
             let token = RegistrationToken { [weak self, weak registration] in
                 guard let registration, registration.isActive else { return }
@@ -114,7 +141,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
         } else {
             weaklyHeld += 1
         }
-        registrations.append(registration, for: id)
+        table.append(registration, id: id, messages: messages)
     }
 
     /// Unregisters `target`. A dispatch already in flight still delivers to
@@ -123,18 +150,17 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        beginCall()
-        defer { endCall() }
-        guard let (id, _) = registry.remove(target) else { return }
-        if registrations.entries.contains(where: { $0.id == id && $0.value.hold == .weak }) { weaklyHeld -= 1 }
-        registrations.remove(id)
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let entry = table.remove(Schema.identity(of: target)) else { return }
+        if entry.value.hold == .weak { weaklyHeld -= 1 }
     }
 
     /// Ends a registration whose bag is being deallocated: its holder's, or
     /// its owner's.
     private func end(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
-        beginCall()
-        defer { endCall() }
+        confinement.begin(self)
+        defer { confinement.end() }
         #if DEBUG
         precondition(
             registration.callsInFlight == 0,
@@ -142,22 +168,32 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
                 + "was running: register it with add(_:), which retains it for each call")
         #endif
         registration.deactivate()
-        _ = registry.remove(id: id)
-        registrations.remove(id)
+        table.remove(id)
     }
 
-    /// Bound targets leave the registry when they die; weakly held ones must be loaded.
-    override func hasLiveResponder(to key: Schema.Key) -> Bool {
-        guard weaklyHeld > 0 else { return true }
-        return registrations.entries.contains {
-            $0.value.isActive && $0.value.messages.contains(key) && !$0.value.isDeadWeakReference
+    /// The number of live registered targets; drops dead weakly held ones first.
+    ///
+    /// - Complexity: O(1) when every target is bound; O(*n*) otherwise.
+    public var count: Int {
+        confinement.begin(self)
+        defer { confinement.end() }
+        if weaklyHeld > 0 {
+            let before = table.count
+            table.removeAll(where: \.isDeadWeakReference)
+            weaklyHeld -= before - table.count
         }
+        return table.count
     }
 
-    override func pruneDeadTargets() {
-        for id in registrations.removeAll(where: \.isDeadWeakReference) {
-            _ = registry.remove(id: id)
-            weaklyHeld -= 1
+    /// Whether any live registered target responds to `key`. Bound targets
+    /// leave the table when they die; weakly held ones must be loaded.
+    public func responds(to key: Schema.Key) -> Bool {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard table.responds(to: key) else { return false }
+        guard weaklyHeld > 0 else { return true }
+        return table.entries.contains {
+            $0.value.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
         }
     }
 
@@ -173,45 +209,57 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: Registering
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        beginCall()
-        defer { endCall() }
+        confinement.begin(self)
+        defer { confinement.end() }
+        Self.deliver(message, arguments, to: table.entries, while: shouldContinue)
+    }
+
+    /// Calls every active registration of `snapshot` whose target responds to
+    /// `message`, in order, each kept alive through its call as its hold says.
+    ///
+    /// - Complexity: O(*n*) in the entries of `snapshot`.
+    @inlinable
+    @inline(__always)
+    internal static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
+        to snapshot: ContiguousArray<Table.Entry>, while shouldContinue: (Result) -> Bool
+    ) {
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
-        let snapshot = registrations.entries
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices
-            where entries[index].value.isActive && entries[index].value.messages.contains(message.key) {
-                let answer: Result
+            where entries[index].value.isActive && entries[index].messages.contains(message.key) {
+                let proceed: Bool
                 switch entries[index].value.hold {
                 case .retainedPerCall:
                     // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
                     // of `pointee` is optimized into a borrow, which would not keep the target alive.
                     let object = entries[index].value.object.unsafelyUnwrapped.retain()
-                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
                     object.release()
                 case .strong:
                     // The registration owns the target, and the snapshot owns the registration.
-                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
                 case .unretained:
                     #if DEBUG
                     entries[index].value.callsInFlight += 1
                     defer { entries[index].value.callsInFlight -= 1 }
                     #endif
-                    answer = message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments)
+                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
                 case .weak:
                     guard let target = entries[index].value.load.unsafelyUnwrapped() else { continue }
-                    answer = message.invoke(target, arguments)
+                    proceed = shouldContinue(message.invoke(target, arguments))
                 }
-                guard shouldContinue(answer) else { return }
+                guard proceed else { return }
             }
         }
     }
 }
 
-/// One registration of a ``LifetimeBoundMultiplexer``.
+/// One registration of a ``LifetimeBoundStorage``.
 @usableFromInline
 internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// How the registration holds its target.
@@ -236,7 +284,6 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     @usableFromInline let object: Unmanaged<AnyObject>?
     /// The weak reference, for `weak`.
     @usableFromInline let load: (() -> Schema.Target?)?
-    @usableFromInline let messages: MessageSet<Schema.Key>
     /// Read on every delivery; written only by the same thread when the
     /// target dies, so dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
@@ -255,9 +302,8 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// (The other registrations end themselves when their bag goes.)
     var isDeadWeakReference: Bool { hold == .weak && load.unsafelyUnwrapped() == nil }
 
-    init(_ target: Schema.Target, hold: Hold, messages: MessageSet<Schema.Key>) {
+    init(_ target: Schema.Target, hold: Hold) {
         self.hold = hold
-        self.messages = messages
         if hold == .weak {
             stored = nil
             object = nil

@@ -1,3 +1,5 @@
+import Fanout
+
 /// The description of ``ScrollViewDelegate`` that every strategy forwards:
 /// one descriptor per message.
 ///

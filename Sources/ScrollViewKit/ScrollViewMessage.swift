@@ -1,3 +1,5 @@
+import Fanout
+
 /// The messages of ``ScrollViewDelegate``; each raw value is the Objective-C
 /// selector of the `UIScrollViewDelegate` method it models.
 public enum ScrollViewMessage: String, CaseIterable, Sendable, MessageKey {

@@ -1,8 +1,6 @@
 /// A multiplexer that keys its handlers by selector, the Swift analog of
-/// Objective-C method lookup: every dispatch looks the message's selector up
-/// in a dictionary to find the handlers bound for it, then calls them in turn.
-/// Messages named at run time are forwarded like an `NSInvocation`, with boxed
-/// arguments.
+/// Objective-C method lookup, and forwards messages named at run time like an
+/// `NSInvocation`, with boxed arguments.
 ///
 /// ```swift
 /// let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
@@ -10,15 +8,38 @@
 /// let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
 /// ```
 ///
+/// See ``SelectorDictionaryStorage``.
+public typealias SelectorDictionaryMultiplexer<Schema: DelegateSchema> = Multiplexer<SelectorDictionaryStorage<Schema>>
+
+extension Multiplexer {
+    /// Forwards a message named at run time to every target that responds to
+    /// it. See ``SelectorDictionaryStorage/forward(_:arguments:)``.
+    public func forward<ForwardedSchema>(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?]
+    where Storage == SelectorDictionaryStorage<ForwardedSchema> {
+        try storage.forward(selector, arguments: arguments)
+    }
+
+    /// Whether any registered target responds to the message named `selector`;
+    /// `false` for a selector the protocol does not have.
+    public func responds<ForwardedSchema>(toSelector selector: String) -> Bool
+    where Storage == SelectorDictionaryStorage<ForwardedSchema> {
+        storage.responds(toSelector: selector)
+    }
+}
+
+/// The storage of ``SelectorDictionaryMultiplexer``: every dispatch looks the
+/// message's selector up in a dictionary to find the handlers bound for it,
+/// then calls them in turn. Targets are held strongly, by their handlers.
+///
 /// The handlers for one selector are typed closures (a ``ClosureList``), so a
 /// typed dispatch boxes nothing: its cost over a closure table is one
 /// dictionary lookup per message. Selectors are registered once, as the
 /// Objective-C runtime registers them, so no lookup hashes a selector's
 /// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
-/// unpacks `Any` arguments and boxes the answers.
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: ClosureBindingMultiplexer<Schema>, Multiplexing {
+/// unpacks `Any` arguments and boxes the answers. Single-threaded.
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureBinding {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
-    /// exclusivity check (see the README's findings on `swift_beginAccess`).
+    /// exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
     internal var handlers: [MessageSelector: ClosureListBase] = [:]
 
@@ -28,12 +49,34 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
-    /// Creates a multiplexer with no targets.
-    override public init() {}
+    @usableFromInline
+    internal var table = RegistrationTable<Schema, Void>()
 
-    override func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
+    @usableFromInline
+    internal let confinement = ThreadConfinement()
+
+    /// An empty storage.
+    public init() {}
+
+    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
     }
+
+    /// Registers `target`, binding a handler for each message it responds to.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target) { bind(target) }
+
+    /// Unregisters `target`, releasing its handlers.
+    ///
+    /// - Complexity: O(*n*·*k*).
+    public func remove(_ target: Schema.Target) { unbind(target) }
+
+    /// The number of registered targets.
+    public var count: Int { registeredCount }
+
+    /// Whether any registered target responds to `key`.
+    public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
     /// Whether any registered target responds to the message named `selector`;
     /// `false` for a selector the protocol does not have.
@@ -57,11 +100,20 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        beginCall()
-        defer { endCall() }
-        let selector = selectors[message.key.ordinal]
-        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: handlers[selector]) else { return }
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: handlers(for: message.key)) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+    }
+
+    /// The handlers of the message named `key`, found by its registered selector.
+    ///
+    /// - Complexity: O(1) on average: one dictionary probe, no hashing of the
+    ///   selector's characters.
+    @inlinable
+    @inline(__always)
+    internal func handlers(for key: Schema.Key) -> ClosureListBase? {
+        handlers[selectors[key.ordinal]]
     }
 
     /// Forwards a message named at run time to every target that responds to
@@ -81,8 +133,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: Closur
     ///   (the selector is compared with each), *a* the number of arguments and
     ///   *r* the number of targets that respond.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
-        beginCall()
-        defer { endCall() }
+        confinement.begin(self)
+        defer { confinement.end() }
         let message = try Schema.message(forSelector: selector)
         // The registered selector, as a typed dispatch uses: the same list
         // whatever the spelling of the lookup, and no hash of `selector`.

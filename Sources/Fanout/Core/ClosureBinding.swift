@@ -1,0 +1,65 @@
+/// What ``ClosureTableStorage`` and ``SelectorDictionaryStorage`` share: at
+/// `add`, each message a target responds to becomes a closure in that
+/// message's ``ClosureList``; at `remove`, the closures go. They differ only in
+/// where a message's list lives (an array indexed by ordinal, a dictionary
+/// keyed by selector), which ``withSlot(for:_:)`` gives.
+internal protocol ClosureBinding: AnyObject {
+    associatedtype Schema: DelegateSchema
+
+    /// The registered targets and the messages each responds to.
+    var table: RegistrationTable<Schema, Void> { get set }
+
+    var confinement: ThreadConfinement { get }
+
+    /// Gives `body` the storage of the closure list for `key`.
+    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void)
+}
+
+extension ClosureBinding {
+    /// Registers `target` strongly (its closures capture it), binding one
+    /// closure for each message it responds to; registering it again does
+    /// nothing.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    func bind(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let (id, messages) = RegistrationTable<Schema, Void>.newMember(
+            target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+        table.append((), id: id, messages: messages)
+        for message in Schema.messages where messages.contains(message.key) {
+            bind(message, to: target, id: id)
+        }
+    }
+
+    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
+        withSlot(for: message.key) { slot in ClosureList.bind(message, to: target, id: id, in: &slot) }
+    }
+
+    /// Unregisters `target`, releasing its closures.
+    ///
+    /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
+    ///   the number of messages it responded to.
+    func unbind(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let entry = table.remove(Schema.identity(of: target)) else { return }
+        for key in Schema.Key.allCases where entry.messages.contains(key) {
+            withSlot(for: key) { slot in slot?.removeClosure(for: entry.id) }
+        }
+    }
+
+    /// The number of registered targets.
+    var registeredCount: Int {
+        confinement.begin(self)
+        defer { confinement.end() }
+        return table.count
+    }
+
+    /// Whether any registered target responds to `key`.
+    func anyResponds(to key: Schema.Key) -> Bool {
+        confinement.begin(self)
+        defer { confinement.end() }
+        return table.responds(to: key)
+    }
+}

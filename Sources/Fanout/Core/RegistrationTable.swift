@@ -1,0 +1,148 @@
+import FanoutSupport
+
+/// The registrations of one multiplexer: which targets are registered, the
+/// messages each responds to, how many targets respond to each message, and
+/// one value per target in registration order, kept in step by the table
+/// itself. Every strategy stores its targets in one.
+///
+/// Dispatch copies ``entries`` (O(1): the buffer is shared) and iterates the
+/// copy, a snapshot that later mutations cannot change, because they copy the
+/// buffer on write.
+@usableFromInline
+internal struct RegistrationTable<Schema: DelegateSchema, Value> {
+    /// One registration.
+    @frozen
+    @usableFromInline
+    internal struct Entry {
+        @usableFromInline let id: ObjectIdentifier
+        @usableFromInline let messages: MessageSet<Schema.Key>
+        @usableFromInline let value: Value
+
+        @inlinable
+        init(id: ObjectIdentifier, messages: MessageSet<Schema.Key>, value: Value) {
+            self.id = id
+            self.messages = messages
+            self.value = value
+        }
+    }
+
+    /// The registrations in order.
+    @usableFromInline
+    internal private(set) var entries: ContiguousArray<Entry> = []
+
+    /// The registered identities, for O(1) duplicate checks.
+    private var members: Set<ObjectIdentifier> = []
+
+    private var responderCounts = [Int](repeating: 0, count: Schema.Key.allCases.count)
+
+    /// - Precondition: Every key's `ordinal` is its position in `allCases`,
+    ///   as the strategies' tables assume (checked in debug builds).
+    @usableFromInline
+    internal init() {
+        assert(
+            Schema.Key.allCases.enumerated().allSatisfy { position, key in key.ordinal == position },
+            "\(Schema.Key.self).ordinal must be each key's position in allCases"
+        )
+    }
+
+    /// Whether a target with identity `id` is registered.
+    ///
+    /// - Complexity: O(1).
+    internal func contains(_ id: ObjectIdentifier) -> Bool { members.contains(id) }
+
+    /// The number of registrations.
+    internal var count: Int { entries.count }
+
+    /// Whether any registered target responds to `key`.
+    ///
+    /// - Complexity: O(1).
+    internal func responds(to key: Schema.Key) -> Bool { responderCounts[key.ordinal] > 0 }
+
+    /// Appends a registration.
+    ///
+    /// - Returns: `false`, changing nothing, when `id` is registered already.
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    @discardableResult
+    internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
+        guard members.insert(id).inserted else { return false }
+        entries.append(Entry(id: id, messages: messages, value: value))
+        adjustCounts(for: messages, by: 1)
+        return true
+    }
+
+    /// Removes the registration of `id`.
+    ///
+    /// - Returns: It, or `nil` when `id` was not registered.
+    /// - Complexity: O(*n*), where *n* is the number of registrations.
+    @discardableResult
+    internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
+        guard members.remove(id) != nil, let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = entries.remove(at: index)
+        adjustCounts(for: entry.messages, by: -1)
+        return entry
+    }
+
+    /// Removes the registrations whose values satisfy `shouldRemove`.
+    ///
+    /// - Complexity: O(*n*).
+    internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
+        guard entries.contains(where: { shouldRemove($0.value) }) else { return }
+        var removed: [Entry] = []
+        entries.removeAll { entry in
+            guard shouldRemove(entry.value) else { return false }
+            removed.append(entry)
+            return true
+        }
+        for entry in removed {
+            members.remove(entry.id)
+            adjustCounts(for: entry.messages, by: -1)
+        }
+    }
+
+    private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
+        for key in Schema.Key.allCases where messages.contains(key) {
+            responderCounts[key.ordinal] += delta
+        }
+    }
+
+    /// The first step of every `add`: `target`'s identity and the messages it
+    /// responds to, read before the storage changes anything.
+    ///
+    /// A static function, so that no access to a table is held while the
+    /// target's `responds(to:)` runs and perhaps changes it.
+    ///
+    /// - Parameter isRegistered: Whether an identity is registered already.
+    /// - Returns: `nil` when `target` is registered already, or when this
+    ///   thread is adding it already (see ``responses(of:id:addingTo:)``).
+    internal static func newMember(
+        _ target: Schema.Target, addingTo storage: AnyObject, isRegistered: (ObjectIdentifier) -> Bool
+    ) -> (id: ObjectIdentifier, messages: MessageSet<Schema.Key>)? {
+        let id = Schema.identity(of: target)
+        guard !isRegistered(id), let messages = responses(of: target, id: id, addingTo: storage) else { return nil }
+        return (id, messages)
+    }
+
+    /// Reads which messages `target` responds to, for adding it to
+    /// `multiplexer`: the first step of every `add`, taken before the
+    /// multiplexer changes anything or takes a lock, so that the target's
+    /// `responds(to:)` may call the multiplexer (its `count`, its
+    /// `responds(to:)`, even `add` and `remove`).
+    ///
+    /// - Returns: The responses, or `nil` when this thread is already adding
+    ///   `target` to `multiplexer`: its `responds(to:)` added it again, and the
+    ///   outer `add` registers it, once.
+    /// - Complexity: O(*k*), where *k* is the number of messages, plus O(*d*)
+    ///   for the *d* adds in progress on this thread.
+    internal static func responses(
+        of target: Schema.Target, id: ObjectIdentifier, addingTo multiplexer: AnyObject
+    ) -> MessageSet<Schema.Key>? {
+        let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
+        let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
+        var frame = fanout_add_frame()
+        return withUnsafeMutablePointer(to: &frame) { frame in
+            guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
+            defer { fanout_add_end(frame) }
+            return Schema.respondedMessages(of: target)
+        }
+    }
+}

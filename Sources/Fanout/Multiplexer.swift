@@ -1,0 +1,167 @@
+/// A multiplexer: one object set as a delegate that forwards every message to
+/// many targets, with the dispatch strategy given by its storage.
+///
+/// ```swift
+/// let multiplexer = Multiplexer<ClosureTableStorage<LifecycleSchema>>()  // or ClosureTableMultiplexer<…>
+/// multiplexer.add(analytics)
+/// multiplexer.add(keyboardAvoidance)
+/// viewController.observer = multiplexer
+/// ```
+///
+/// Every strategy is this one class, so a delegate protocol's conformance is
+/// written once for all of them (`Documentation/ReusingForYourProtocol.md`):
+///
+/// ```swift
+/// extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema {
+///     func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
+/// }
+/// ```
+///
+/// Such a conformance is generic over the storage, so a call through the
+/// protocol does not know which strategy it reaches. The multiplexer records
+/// which of Fanout's storages it holds when it is made, and
+/// ``deliver(_:_:while:)`` switches on that record to run code specialized for
+/// the storage and the message; a storage of your own is called through its
+/// protocol, unspecialized.
+public final class Multiplexer<Storage: MultiplexerStorage>: Multiplexing {
+    /// The delegate protocol this multiplexer forwards.
+    public typealias Schema = Storage.Schema
+
+    /// The strategy's state.
+    @usableFromInline
+    internal let storage: Storage
+
+    /// Which of Fanout's storages `storage` is.
+    @usableFromInline
+    internal let kind: StorageKind
+
+    /// Creates a multiplexer with no targets.
+    ///
+    /// - Precondition: `Storage` is one of Fanout's storages.
+    public init() {
+        storage = Storage()
+        kind = StorageKind(of: Storage.self)
+    }
+
+    /// Registers `target`; registering a registered target does nothing. The
+    /// target's `responds(to:)` is read now, once per message, before anything
+    /// changes, so it may call this multiplexer.
+    ///
+    /// - Complexity: Amortized O(*k*) for *k* messages; see each storage.
+    public func add(_ target: Schema.Target) {
+        storage.add(target)
+    }
+
+    /// Unregisters `target`; unregistering an unknown target does nothing. A
+    /// dispatch in flight still delivers to it.
+    ///
+    /// - Complexity: O(*n*) in the registered targets; see each storage.
+    public func remove(_ target: Schema.Target) {
+        storage.remove(target)
+    }
+
+    /// The number of live registered targets.
+    public var count: Int { storage.count }
+
+    /// Whether any live registered target responds to the message named `key`.
+    public func responds(to key: Schema.Key) -> Bool {
+        storage.responds(to: key)
+    }
+
+    /// Sends `message` to each registered target that responds to it, in
+    /// registration order, for as long as `shouldContinue` accepts the answers.
+    ///
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    @inlinable
+    @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        // `storage` is of the kind recorded at `init`, so each branch reinterprets
+        // it and runs code specialized for that storage and message. Each
+        // branch reads its snapshot with the storage borrowed for that read
+        // only and iterates the snapshot with the storage out of the way:
+        // holding the storage across the loop, or across a lock, made the
+        // optimizer retain it, a pair per message (Documentation/Findings.md).
+        switch kind {
+        case .existentialArray:
+            typealias Known = ExistentialArrayStorage<Schema>
+            let confinement = Self.known(storage, as: Known.self).confinement
+            confinement.begin(storage)
+            defer { confinement.end() }
+            Known.Table.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+        case .closureTable:
+            typealias Known = ClosureTableStorage<Schema>
+            let confinement = Self.known(storage, as: Known.self).confinement
+            confinement.begin(storage)
+            defer { confinement.end() }
+            guard let snapshot = ClosureList<Arguments, Result>.snapshot(
+                of: Self.known(storage, as: Known.self).slots[message.key.ordinal]) else { return }
+            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        case .selectorDictionary:
+            typealias Known = SelectorDictionaryStorage<Schema>
+            let confinement = Self.known(storage, as: Known.self).confinement
+            confinement.begin(storage)
+            defer { confinement.end() }
+            guard let snapshot = ClosureList<Arguments, Result>.snapshot(
+                of: Self.known(storage, as: Known.self).handlers(for: message.key)) else { return }
+            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        case .weakArray:
+            typealias Known = WeakArrayStorage<Schema>
+            let confinement = Self.known(storage, as: Known.self).confinement
+            confinement.begin(storage)
+            defer { confinement.end() }
+            Known.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+        case .lifetimeBound:
+            typealias Known = LifetimeBoundStorage<Schema>
+            let confinement = Self.known(storage, as: Known.self).confinement
+            confinement.begin(storage)
+            defer { confinement.end() }
+            Known.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+        case .concurrent:
+            typealias Known = ConcurrentStorage<Schema>
+            // The lock calls out of line: the storage is borrowed explicitly.
+            let snapshot = Unmanaged.passUnretained(Self.known(storage, as: Known.self))._withUnsafeGuaranteedRef {
+                $0.snapshot()
+            }
+            Known.Table.deliver(message, arguments, to: snapshot, while: shouldContinue)
+        }
+    }
+
+}
+
+extension Multiplexer {
+    /// `storage` as the storage type `Known` it is.
+    ///
+    /// - Precondition: `storage` is a `Known` (checked in debug builds).
+    @inlinable
+    @inline(__always)
+    internal static func known<Known: AnyObject>(_ storage: Storage, as known: Known.Type) -> Known {
+        assert(storage is Known)
+        return unsafeDowncast(storage, to: Known.self)
+    }
+}
+
+extension Multiplexer: Sendable where Storage: Sendable {}
+
+/// Which of Fanout's storages a multiplexer holds.
+@usableFromInline
+internal enum StorageKind: Sendable {
+    case existentialArray, closureTable, selectorDictionary, weakArray, lifetimeBound, concurrent
+
+    /// The kind of `storage`.
+    init<Storage: MultiplexerStorage>(of storage: Storage.Type) {
+        typealias Schema = Storage.Schema
+        let known: [(AnyObject.Type, StorageKind)] = [
+            (ExistentialArrayStorage<Schema>.self, .existentialArray), (ClosureTableStorage<Schema>.self, .closureTable),
+            (SelectorDictionaryStorage<Schema>.self, .selectorDictionary), (WeakArrayStorage<Schema>.self, .weakArray),
+            (LifetimeBoundStorage<Schema>.self, .lifetimeBound), (ConcurrentStorage<Schema>.self, .concurrent),
+        ]
+        guard let kind = known.first(where: { ObjectIdentifier($0.0) == ObjectIdentifier(storage) })?.1 else {
+            preconditionFailure("\(Storage.self) is not one of Fanout's storages (Documentation/WritingAStrategy.md)")
+        }
+        self = kind
+    }
+}

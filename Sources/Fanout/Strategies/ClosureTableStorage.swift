@@ -1,0 +1,72 @@
+/// A multiplexer that turns each target into closures when it is added, one
+/// per message it responds to, kept in a table indexed by message.
+///
+/// ```swift
+/// let multiplexer = ClosureTableMultiplexer<ScrollViewSchema>()
+/// multiplexer.add(zoomBehavior)   // binds only the messages it implements
+/// ```
+///
+/// See ``ClosureTableStorage``.
+public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<ClosureTableStorage<Schema>>
+
+/// The storage of ``ClosureTableMultiplexer``: one list of closures per
+/// message, indexed by the message's ordinal, each closure calling one target
+/// (which it captures, so targets are held strongly).
+///
+/// Dispatch indexes the table and calls only the closures of targets that
+/// respond, so sparse responders cost nothing; the snapshot of a message's
+/// list keeps its closures, and so their targets, alive until the dispatch
+/// ends. Single-threaded.
+public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureBinding {
+    /// One list of closures per message ordinal; `nil` until a target binds it.
+    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
+    /// exclusivity check (Documentation/WritingAStrategy.md).
+    @exclusivity(unchecked) @usableFromInline
+    internal var slots = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
+
+    @usableFromInline
+    internal var table = RegistrationTable<Schema, Void>()
+
+    @usableFromInline
+    internal let confinement = ThreadConfinement()
+
+    /// An empty storage.
+    public init() {}
+
+    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
+        body(&slots[key.ordinal])
+    }
+
+    /// Registers `target`, binding a closure for each message it responds to.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target) { bind(target) }
+
+    /// Unregisters `target`, releasing its closures.
+    ///
+    /// - Complexity: O(*n*·*k*).
+    public func remove(_ target: Schema.Target) { unbind(target) }
+
+    /// The number of registered targets.
+    public var count: Int { registeredCount }
+
+    /// Whether any registered target responds to `key`.
+    public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
+
+    /// Calls the closures bound for `message`, in registration order.
+    ///
+    /// - Complexity: O(*r*), where *r* is the number of targets that respond
+    ///   to `message`.
+    @inlinable
+    @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: slots[message.key.ordinal]) else { return }
+        ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+    }
+}

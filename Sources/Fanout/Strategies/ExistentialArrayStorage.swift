@@ -1,0 +1,87 @@
+/// A multiplexer that stores its targets as protocol existentials in one
+/// array and calls them in turn through the protocol's witness table.
+///
+/// ```swift
+/// let multiplexer = ExistentialArrayMultiplexer<ScrollViewSchema>()
+/// multiplexer.add(zoomBehavior)
+/// scrollView.delegate = multiplexer
+/// ```
+///
+/// See ``ExistentialArrayStorage``.
+public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<ExistentialArrayStorage<Schema>>
+
+/// The storage of ``ExistentialArrayMultiplexer``: the targets, held strongly,
+/// each with the set of messages it responds to, in one array.
+///
+/// Every dispatch visits every target and skips those whose mask lacks the
+/// message, so sparse responders still cost one mask test per target. The
+/// dispatch's snapshot of the array keeps every target alive until it ends.
+/// Single-threaded.
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage {
+    @usableFromInline
+    internal typealias Table = RegistrationTable<Schema, Schema.Target>
+
+    /// Dispatch copies its entries out in one instantaneous read, so it needs
+    /// no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+    @exclusivity(unchecked) @usableFromInline
+    internal var table = Table()
+
+    @usableFromInline
+    internal let confinement = ThreadConfinement()
+
+    /// An empty storage.
+    public init() {}
+
+    /// Registers `target` strongly; registering it again does nothing.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    public func add(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let (id, messages) = Table.newMember(
+            target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+        table.append(target, id: id, messages: messages)
+    }
+
+    /// Unregisters `target`, releasing the multiplexer's reference to it.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets.
+    public func remove(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        table.remove(Schema.identity(of: target))
+    }
+
+    /// The number of registered targets.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int {
+        confinement.begin(self)
+        defer { confinement.end() }
+        return table.count
+    }
+
+    /// Whether any registered target responds to `key`.
+    ///
+    /// - Complexity: O(1).
+    public func responds(to key: Schema.Key) -> Bool {
+        confinement.begin(self)
+        defer { confinement.end() }
+        return table.responds(to: key)
+    }
+
+    /// Calls every registered target that responds to `message`, in order.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
+    @inlinable
+    @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>,
+        _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        Table.deliver(message, arguments, to: table.entries, while: shouldContinue)
+    }
+}
