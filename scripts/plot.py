@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Draw the README's charts from a results CSV into Results/plots/ (PNG + SVG).
+"""Draw the charts a results CSV declares into Results/plots/ (PNG + SVG).
 
 usage: scripts/plot [Results/results.csv]   (the wrapper sets up matplotlib)
+
+The bench writes, beside each CSV, the charts its benchmark families declare
+(`results.charts.json`): a file name, a kind, a title and the kind's
+parameters. Each kind is a function below; every strategy, message and width
+comes from the CSV's rows, in the order they appear there.
 """
 import csv
+import json
 import math
 import os
 import sys
@@ -13,14 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-MESSAGES = ["didScroll", "didEndDragging", "shouldScrollToTop", "viewForZooming"]
-STRATEGIES = ["existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound", "concurrent",
-              "parameterPack"]
-BASELINES = ["floor", "existentialFloor"]
-PEERS = ["notificationCenter", "observation", "asyncStream", "objcForwardInvocation"]
 PALETTE = plt.get_cmap("tab20").colors
-STYLE = {name: dict(color=PALETTE[i % 20], marker="os^Dv<>ph*XP"[i % 12])
-         for i, name in enumerate(STRATEGIES + BASELINES + PEERS + ["delegateChain"])}
+MARKERS = "os^Dv<>ph*XP"
 
 
 def load(path):
@@ -31,9 +31,25 @@ def load(path):
     for row in rows:
         for key in ("width", "responders"):
             row[key] = int(row[key])
-        for key in ("ns_per_op_median", "ns_per_delivery"):
+        for key in ("ns_per_op_median", "ns_per_delivery", "deliveries_per_second"):
             row[key] = float(row[key])
     return rows
+
+
+def ordered(values):
+    """The distinct values, in the order they first appear."""
+    return list(dict.fromkeys(values))
+
+
+class Styles:
+    """One colour and marker per strategy name, in order of first appearance in the run."""
+
+    def __init__(self, rows):
+        self.names = ordered(r["strategy"] for r in rows)
+
+    def __call__(self, name):
+        index = self.names.index(name) if name in self.names else len(self.names)
+        return dict(color=PALETTE[index % 20], marker=MARKERS[index % len(MARKERS)])
 
 
 def footer(fig, rows):
@@ -61,146 +77,169 @@ def log_axes(ax, xlabel, ylabel, title, legend_size=8):
     ax.legend(fontsize=legend_size)
 
 
-def dense(rows, benchmark="dispatch"):
+def dense(rows, benchmark):
     return [r for r in rows if r["benchmark"] == benchmark and r["responders"] == r["width"]]
 
 
-def delivery_vs_width(rows, out):
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True)
-    for ax, message in zip(axes.flat, MESSAGES):
-        subset = [r for r in dense(rows) if r["message"] == message]
-        for name in STRATEGIES + BASELINES + PEERS:
-            points = sorted((r["width"], r["ns_per_delivery"]) for r in subset if r["strategy"] == name)
-            if points:
-                ax.plot(*zip(*points), label=name, **STYLE[name])
-        log_axes(ax, "fan-out width (targets, all responding)", "ns per delivery (median)", message, 7)
-    fig.suptitle("Cost per delivery vs fan-out width")
-    footer(fig, rows)
-    save(fig, out, "delivery-vs-width")
+def lines_by_message(rows, spec, style):
+    """One panel per message: y against fan-out width, one line per strategy."""
+    subset = dense(rows, spec["parameters"]["benchmark"])
+    y = spec["parameters"].get("y", "ns_per_delivery")
+    messages = ordered(r["message"] for r in subset)
+    if not messages:
+        return None
+    columns = 2 if len(messages) > 1 else 1
+    fig, axes = plt.subplots(math.ceil(len(messages) / columns), columns, figsize=(12, 4.25 * math.ceil(len(messages) / columns)),
+                             sharex=True, squeeze=False)
+    for ax, message in zip(axes.flat, messages):
+        for name in ordered(r["strategy"] for r in subset if r["message"] == message):
+            points = sorted((r["width"], r[y]) for r in subset if r["strategy"] == name and r["message"] == message)
+            if len(points) > 1:
+                ax.plot(*zip(*points), label=name, **style(name))
+        log_axes(ax, "fan-out width (targets, all responding)", f"{y.replace('_', ' ')} (median)", message, 7)
+    return fig
 
 
-def counters_at_64(rows, out):
-    subset = [r for r in dense(rows) if r["width"] == 64 and r["message"] == "didScroll"]
+def counters(rows, spec, style):
+    """Mallocs, and retains + releases, per message for every strategy at one width."""
+    p = spec["parameters"]
+    subset = [r for r in dense(rows, p["benchmark"]) if r["width"] == int(p["width"]) and r["message"] == p["message"]]
     # Peers measured in another process (the Objective-C proxy) have no counters.
-    names = [n for n in STRATEGIES + BASELINES + PEERS
-             if any(r["strategy"] == n and r["mallocs_per_op"] != "" for r in subset)]
+    subset = [r for r in subset if r["mallocs_per_op"] != ""]
+    if not subset:
+        return None
+    names = ordered(r["strategy"] for r in subset)
     by_name = {r["strategy"]: r for r in subset}
-
-    def value(name, *keys):
-        cells = [by_name[name].get(k, "") for k in keys]
-        return sum(float(c) for c in cells if c not in ("", None))
-
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
-    panels = [("mallocs per message", ("mallocs_per_op",)), ("retains + releases per message", ("retains_per_op", "releases_per_op"))]
+    panels = [("mallocs per message", ("mallocs_per_op",)),
+              ("retains + releases per message", ("retains_per_op", "releases_per_op"))]
     for ax, (title, keys) in zip(axes, panels):
-        values = [value(n, *keys) for n in names]
-        bars = ax.bar(names, values, color=[STYLE[n]["color"] for n in names], label=title)
+        values = [sum(float(by_name[n][k]) for k in keys) for n in names]
+        bars = ax.bar(names, values, color=[style(n)["color"] for n in names], label=title)
         ax.bar_label(bars, labels=[f"{v:g}" for v in values], fontsize=7)
         ax.set_yscale("symlog", linthresh=1)
         ax.set_ylim(0, max(values + [1]) * 4)  # headroom for the bar labels
         ax.set_ylabel(f"{title} (count)")
         ax.set_xlabel("strategy or peer")
-        ax.set_title(f"{title}, didScroll, width 64")
+        ax.set_title(f"{title}, {p['message']}, width {p['width']}")
         ax.tick_params(axis="x", rotation=30)
         ax.legend(fontsize=7)
-    fig.suptitle("Allocations and ARC traffic per message (counted in-process; runtime-internal ARC not seen)")
-    footer(fig, rows)
-    save(fig, out, "counters-width-64")
+    return fig
 
 
-def slowdown_heatmap(rows, out):
-    subset = [r for r in dense(rows) if r["message"] == "didScroll"]
-    floor = {r["width"]: r["ns_per_delivery"] for r in subset if r["strategy"] == "floor"}
-    widths = sorted(floor)
-    names = [n for n in STRATEGIES + ["existentialFloor"] + PEERS if any(r["strategy"] == n for r in subset)]
+def ratio_heatmap(rows, spec, style):
+    """Each strategy's y ÷ the reference's, per width: a heat map."""
+    p = spec["parameters"]
+    subset = [r for r in dense(rows, p["benchmark"]) if r["message"] == p["message"]]
+    reference = {r["width"]: r["ns_per_delivery"] for r in subset if r["strategy"] == p["reference"]}
+    if not reference:
+        return None
+    widths = sorted(reference)
+    names = [n for n in ordered(r["strategy"] for r in subset) if n != p["reference"]]
     by_key = {(r["strategy"], r["width"]): r["ns_per_delivery"] for r in subset}
-    grid = [[by_key.get((n, w), math.nan) / floor[w] for w in widths] for n in names]
-    fig, ax = plt.subplots(figsize=(12, 0.6 * len(names) + 2))
-    image = ax.imshow([[math.log10(v) if v == v else math.nan for v in line] for line in grid], aspect="auto", cmap="magma_r")
+    grid = [[by_key.get((n, w), math.nan) / reference[w] for w in widths] for n in names]
+    fig, ax = plt.subplots(figsize=(12, 0.45 * len(names) + 2))
+    image = ax.imshow([[math.log10(v) if v == v and v > 0 else math.nan for v in line] for line in grid],
+                      aspect="auto", cmap="magma_r")
     for i, line in enumerate(grid):
         for j, v in enumerate(line):
-            if v == v:
-                ax.text(j, i, f"{v:.0f}×", ha="center", va="center", fontsize=7, color="white" if math.log10(v) > 2 else "black")
+            if v == v and v > 0:
+                ax.text(j, i, f"{v:.0f}×", ha="center", va="center", fontsize=7,
+                        color="white" if math.log10(v) > 2 else "black")
     ax.set_xticks(range(len(widths)), [str(w) for w in widths])
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("fan-out width (targets, all responding)")
     ax.set_ylabel("strategy or peer")
-    ax.set_title("Slowdown vs the floor (ns per delivery ÷ floor's), didScroll")
-    bar = fig.colorbar(image, ax=ax, label="log10(slowdown ×)")
-    ax.plot([], [], " ", label="cell: median ns/delivery ÷ floor")
+    fig.colorbar(image, ax=ax, label="log10(ratio ×)")
+    ax.plot([], [], " ", label=f"cell: median ns/delivery ÷ {p['reference']}'s")
     ax.legend(loc="upper right", fontsize=7, framealpha=0.8)
-    footer(fig, rows)
-    save(fig, out, "slowdown-heatmap")
+    return fig
 
 
-def chain_vs_multiplexer(rows, out):
-    chain = sorted((r["width"], r["ns_per_op_median"]) for r in rows if r["benchmark"] == "chain")
-    if not chain:
-        print("no chain rows: skipped chain-vs-multiplexer")
-        return
-    depths = [d for d, _ in chain]
+def overlay(rows, spec, style):
+    """One benchmark's rows (by width) over another's, for the same message."""
+    p = spec["parameters"]
+    y = p.get("y", "ns_per_op_median")
+    main = [r for r in rows if r["benchmark"] == p["benchmark"]]
+    if not main:
+        return None
+    widths = ordered(r["width"] for r in main)
     fig, ax = plt.subplots(figsize=(8, 5))
-    ax.plot(*zip(*chain), label="delegate chain (depth)", **STYLE["delegateChain"])
-    for name in STRATEGIES:
-        points = sorted((r["width"], r["ns_per_op_median"]) for r in dense(rows)
-                        if r["strategy"] == name and r["message"] == "didScroll" and r["width"] in depths)
-        if points:
-            ax.plot(*zip(*points), label=f"{name} (width)", **STYLE[name])
-    log_axes(ax, "chain depth / multiplexer width (receivers)", "ns per message (median)",
-             "Delegate chain vs one multiplexer, didScroll")
-    footer(fig, rows)
-    save(fig, out, "chain-vs-multiplexer")
+    for name in ordered(r["strategy"] for r in main):
+        points = sorted((r["width"], r[y]) for r in main if r["strategy"] == name)
+        ax.plot(*zip(*points), label=f"{name} ({p['benchmark']})", **style(name))
+    against = [r for r in dense(rows, p["against"]) if r["message"] == p["message"] and r["width"] in widths]
+    for name in ordered(r["strategy"] for r in against):
+        points = sorted((r["width"], r[y]) for r in against if r["strategy"] == name)
+        if len(points) > 1:
+            ax.plot(*zip(*points), label=f"{name} ({p['against']})", **style(name))
+    log_axes(ax, "receivers (depth or width)", f"{y.replace('_', ' ')}", spec["title"], 7)
+    return fig
 
 
-def setup_cost(rows, out):
-    setup = [r for r in rows if r["benchmark"] == "setup"]
-    if not setup:
-        print("no setup rows: skipped setup-cost")
-        return
+def setup(rows, spec, style):
+    """Per target: adding N targets, and removing them ((add + remove) − add)."""
+    subset = [r for r in rows if r["benchmark"] == spec["parameters"]["benchmark"]]
+    if not subset:
+        return None
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
-    for name in [s for s in STRATEGIES if s != "parameterPack"]:
-        add = {r["width"]: r["ns_per_delivery"] for r in setup if r["strategy"] == name and r["message"] == "add"}
-        both = {r["width"]: r["ns_per_delivery"] for r in setup if r["strategy"] == name and r["message"] == "addThenRemove"}
+    for name in ordered(r["strategy"] for r in subset):
+        add = {r["width"]: r["ns_per_delivery"] for r in subset if r["strategy"] == name and r["message"] == "add"}
+        both = {r["width"]: r["ns_per_delivery"] for r in subset if r["strategy"] == name and r["message"] == "addThenRemove"}
         widths = sorted(set(add) & set(both))
-        if widths:
-            axes[0].plot(widths, [add[w] for w in widths], label=name, **STYLE[name])
-            axes[1].plot(widths, [max(both[w] - add[w], 0.01) for w in widths], label=name, **STYLE[name])
+        if len(widths) > 1:
+            axes[0].plot(widths, [add[w] for w in widths], label=name, **style(name))
+            axes[1].plot(widths, [max(both[w] - add[w], 0.01) for w in widths], label=name, **style(name))
     for ax, title in zip(axes, ["add: ns per target (building N)", "remove: ns per target ((add+remove) − add)"]):
         log_axes(ax, "targets (N)", "ns per target (median)", title)
-    fig.suptitle("Setup cost per target")
-    footer(fig, rows)
-    save(fig, out, "setup-cost")
+    return fig
 
 
-def contention(rows, out):
-    subset = [r for r in rows if r["benchmark"] == "contention"]
+def bars(rows, spec, style):
+    """One bar per case of a benchmark (its message column as the label)."""
+    p = spec["parameters"]
+    subset = [r for r in rows if r["benchmark"] == p["benchmark"]]
     if not subset:
-        print("no contention rows: skipped contention")
-        return
-    labels = [r["message"] for r in subset]
-    values = [float(r["deliveries_per_second"]) / 1e6 for r in subset]
+        return None
+    scale = float(p.get("scale", "1"))
+    values = [r[p["y"]] * scale for r in subset]
     fig, ax = plt.subplots(figsize=(8, 4.8))
-    bars = ax.bar(labels, values, color=STYLE["concurrent"]["color"], label="concurrent, width 64")
-    ax.bar_label(bars, labels=[f"{v:.0f}" for v in values], fontsize=8)
-    ax.set_xlabel("dispatching threads (+ a thread adding and removing a target)")
-    ax.set_ylabel("million deliveries per second (all threads)")
-    ax.set_title("ConcurrentMultiplexer throughput under contention")
+    drawn = ax.bar([r["message"] for r in subset], values, color=[style(r["strategy"])["color"] for r in subset],
+                   label=", ".join(ordered(f"{r['strategy']}, width {r['width']}" for r in subset)))
+    ax.bar_label(drawn, labels=[f"{v:.3g}" for v in values], fontsize=8)
+    ax.set_xlabel(p.get("xlabel", "case"))
+    ax.set_ylabel(p.get("ylabel", p["y"]))
     ax.legend(fontsize=8)
-    footer(fig, rows)
-    save(fig, out, "contention")
+    return fig
+
+
+KINDS = {"lines-by-message": lines_by_message, "counters": counters, "ratio-heatmap": ratio_heatmap,
+         "overlay": overlay, "setup": setup, "bars": bars}
 
 
 def main(argv):
     path = argv[1] if len(argv) > 1 else "Results/results.csv"
+    manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
+    if not os.path.exists(manifest):
+        sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")
+    with open(manifest) as handle:
+        specs = json.load(handle)
     rows = load(path)
+    style = Styles(rows)
     out = os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
     os.makedirs(out, exist_ok=True)
-    delivery_vs_width(rows, out)
-    counters_at_64(rows, out)
-    slowdown_heatmap(rows, out)
-    chain_vs_multiplexer(rows, out)
-    setup_cost(rows, out)
-    contention(rows, out)
+    for spec in specs:
+        draw = KINDS.get(spec["kind"])
+        if draw is None:
+            sys.exit(f"{manifest}: unknown chart kind '{spec['kind']}' for {spec['file']}")
+        fig = draw(rows, spec, style)
+        if fig is None:
+            print(f"no rows for {spec['file']}: skipped")
+            continue
+        if spec["kind"] != "overlay":
+            fig.suptitle(spec["title"])
+        footer(fig, rows)
+        save(fig, out, spec["file"])
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ def main(argv):
     with open(path, newline="") as handle:
         rows = [r for r in csv.DictReader(handle)
                 if r["benchmark"] == "dispatch" and r["width"] == width and r["responders"] == width]
-    messages = ["didScroll", "didEndDragging", "shouldScrollToTop", "viewForZooming"]
+    messages = list(dict.fromkeys(r["message"] for r in rows))
     strategies = list(dict.fromkeys(r["strategy"] for r in rows))
     by_key = {(r["strategy"], r["message"]): r for r in rows}
     floor = {m: float(by_key[("floor", m)]["ns_per_delivery"]) for m in messages if ("floor", m) in by_key}

@@ -16,8 +16,8 @@ enum Gate {
         for contender in Contender.all {
             for message in ScrollViewMessage.allCases {
                 for width in widths {
-                    for responders in DispatchBenchmarks.responderCounts(width: width) {
-                        cases.append(DispatchBenchmarks.dispatchCase(contender, message, width: width, responders: responders))
+                    for responders in DispatchFamily.responderCounts(width: width) {
+                        cases.append(DispatchFamily.dispatchCase(contender, message, width: width, responders: responders))
                     }
                 }
             }
@@ -32,7 +32,7 @@ enum Gate {
             cases: cases(filter: filter),
             childArguments: ["gate-instructions"] + (options.filter.map { ["--filter", $0] } ?? [])
         ) { benchmarkCase in
-            DispatchBenchmarks.floorCase(
+            DispatchFamily.floorCase(
                 ScrollViewMessage.allCases.first { "\($0)" == benchmarkCase.message }!, width: benchmarkCase.width,
                 responders: benchmarkCase.responders)
         }

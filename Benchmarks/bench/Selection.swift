@@ -1,6 +1,5 @@
-import Fanout
-import ScrollViewKit
 import Microbench
+import ScrollViewKit
 
 /// Which cases a command line selects.
 struct Selection {
@@ -12,11 +11,14 @@ struct Selection {
     var messages: [ScrollViewMessage]
     var strategies: Set<String>?
     var filter: Regex<AnyRegexOutput>?
+    /// A `--quick` smoke run: fewer widths, fewer samples.
+    var isQuick: Bool
 
     /// The selection the options describe.
     ///
     /// - Throws: A usage error naming an unknown strategy or message.
     init(_ options: BenchOptions) throws(BenchOptions.UsageError) {
+        isQuick = options.quick
         widths = options.widths ?? (options.quick ? Self.quickWidths : Self.allWidths)
         messages = ScrollViewMessage.allCases
         if let names = options.messages {
@@ -28,7 +30,7 @@ struct Selection {
             }
         }
         if let names = options.strategies {
-            let known = Self.strategyNames
+            let known = BenchmarkFamilies.contenders
             for name in names where !known.contains(name) {
                 throw .init("unknown strategy '\(name)' (known: \(known.joined(separator: ", ")))")
             }
@@ -37,37 +39,26 @@ struct Selection {
         filter = options.filter.flatMap { try? Regex($0) }
     }
 
-    /// Every strategy and peer name a case can have.
-    static var strategyNames: [String] {
-        DispatchBenchmarks.strategyNames + [StaticFanOutBenchmarks.name] + PeerBenchmarks.names
-            + [ObjCPeer.name, "delegateChain"]
+    /// Whether the scenarios, which send `didScroll` only, are selected.
+    var includesDidScroll: Bool { messages.contains(.didScroll) }
+
+    /// Whether `--strategies` and `--filter` keep the case named `id`.
+    func includes(_ id: CaseID) -> Bool {
+        (strategies?.contains(id.strategy) ?? true) && (filter.map { id.name.contains($0) } ?? true)
     }
 
-    /// The widths at which the Objective-C peer runs (it sends didScroll only).
-    var objcWidths: [Int] {
-        guard messages.contains(.didScroll), strategies?.contains(ObjCPeer.name) ?? true else { return [] }
-        return widths.filter { width in
-            filter.map { ObjCPeer.names(widths: [width])[0].contains($0) } ?? true
-        }
+    /// The selected in-process cases of every family, in run order.
+    func cases() -> [BenchmarkCase] {
+        BenchmarkFamilies.all.flatMap { $0.cases(self) }.filter { includes($0.id) }
+    }
+
+    /// The selected cases of `family` measured in another process.
+    func externalCases(of family: any BenchmarkFamily.Type) -> [CaseID] {
+        family.externalCases(self).filter(includes)
     }
 
     /// The names of everything selected, in run order.
     func names() -> [String] {
-        cases().map(\.name) + ObjCPeer.names(widths: objcWidths)
-    }
-
-    /// The selected cases, in run order.
-    func cases() -> [BenchmarkCase] {
-        var all = DispatchBenchmarks.cases(widths: widths, messages: messages)
-        all += StaticFanOutBenchmarks.cases(widths: widths, messages: messages)
-        if messages.contains(.didScroll) {
-            all += PeerBenchmarks.cases(widths: widths)
-            all += ScenarioBenchmarks.cases(widths: widths)
-            if widths.contains(ContentionBenchmarks.width) || widths.count > 3 { all += ContentionBenchmarks.cases() }
-        }
-        return all.filter { benchmarkCase in
-            (strategies?.contains(benchmarkCase.strategy) ?? true)
-                && (filter.map { benchmarkCase.name.contains($0) } ?? true)
-        }
+        cases().map(\.name) + BenchmarkFamilies.all.flatMap { externalCases(of: $0).map(\.name) }
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 import Microbench
 
-// `swift run -c release bench [run|list] [options]`: see BenchOptions.usage.
+// `swift run -c release bench [run|list|check|baseline] [options]`: see BenchOptions.usage.
 
 func fail(_ message: String, showUsage: Bool) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     if showUsage { FileHandle.standardError.write(Data("\n\(BenchOptions.usage)\n".utf8)) }
     exit(2)
+}
+
+func note(_ text: String) {
+    FileHandle.standardError.write(Data("\(text)\n".utf8))
 }
 
 let options: BenchOptions
@@ -22,9 +26,6 @@ if options.showsHelp {
     exit(0)
 }
 
-let cases = selection.cases()
-guard !cases.isEmpty || !selection.objcWidths.isEmpty else { fail("no case matches the selection", showUsage: false) }
-
 switch options.subcommand {
 case .check:
     Gate.check(options, filter: selection.filter)
@@ -33,8 +34,13 @@ case .baseline:
 case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter))
 case .list:
-    for name in selection.names() { print(name) }
+    let names = selection.names()
+    guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }
+    for name in names { print(name) }
 case .run:
+    let cases = selection.cases()
+    let external = BenchmarkFamilies.all.map { ($0, selection.externalCases(of: $0)) }.filter { !$0.1.isEmpty }
+    guard !cases.isEmpty || !external.isEmpty else { fail("no case matches the selection", showUsage: false) }
     var configuration = RunConfiguration()
     if options.quick {
         configuration.samples = 6
@@ -47,20 +53,29 @@ case .run:
     if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
     let outputPath = options.output ?? (options.isPartial ? "Results/partial.csv" : "Results/results.csv")
     if !Counters.areAvailable {
-        FileHandle.standardError.write(Data("warning: built without counting hooks; counter columns are empty\n".utf8))
+        note("warning: built without counting hooks; counter columns are empty")
     }
+    let start = MonotonicClock.now()
     var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
-    rows += ObjCPeer.rows(
-        widths: selection.objcWidths, configuration: configuration, metadata: rows.first?.metadata ?? .current())
+    let metadata = rows.first?.metadata ?? .current()
+    for (family, ids) in external {
+        rows += family.measure(external: ids, configuration: configuration, metadata: metadata)
+    }
+    let seconds = Double(MonotonicClock.now() - start) / 1e9
+    let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
     do {
         try AtomicFile.write(CSV.render(rows), to: outputPath)
+        try AtomicFile.write(ChartSpec.manifest(BenchmarkFamilies.charts), to: chartsPath)
     } catch {
         fail("could not write \(outputPath): \(error.localizedDescription)", showUsage: false)
     }
     switch options.format {
+    case .summary:
+        let summary = RunSummary(rows: rows, selection: selection, seconds: seconds, csvPath: outputPath, chartsPath: chartsPath)
+        print(summary.lines.joined(separator: "\n"))
     case .table: print(Report.table(rows), terminator: "")
     case .csv: print(CSV.render(rows), terminator: "")
     case .json: print(Report.json(rows), terminator: "")
     }
-    FileHandle.standardError.write(Data("wrote \(rows.count) rows to \(outputPath)\n".utf8))
+    note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }

@@ -8,6 +8,13 @@
 /// viewController.observer = multiplexer
 /// ```
 ///
+/// The storages are Fanout's six strategies (``ExistentialArrayStorage`` …
+/// ``ConcurrentStorage``), each a ``Multiplexing`` type of its own; the
+/// typealiases such as ``ExistentialArrayMultiplexer`` name the pairs. The set
+/// is closed: `init()` traps for any other storage, because the dispatch
+/// below is specialized for each of the six (a new strategy is added to
+/// Fanout itself, `Documentation/WritingAStrategy.md`).
+///
 /// Every strategy is this one class, so a delegate protocol's conformance is
 /// written once for all of them (`Documentation/ReusingForYourProtocol.md`):
 ///
@@ -23,7 +30,7 @@
 /// ``deliver(_:_:while:)`` switches on that record to run code specialized for
 /// the storage and the message; a storage of your own is called through its
 /// protocol, unspecialized.
-public final class Multiplexer<Storage: MultiplexerStorage>: Multiplexing {
+public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
     /// The delegate protocol this multiplexer forwards.
     public typealias Schema = Storage.Schema
 
@@ -152,7 +159,7 @@ internal enum StorageKind: Sendable {
     case existentialArray, closureTable, selectorDictionary, weakArray, lifetimeBound, concurrent
 
     /// The kind of `storage`.
-    init<Storage: MultiplexerStorage>(of storage: Storage.Type) {
+    init<Storage: Multiplexing>(of storage: Storage.Type) {
         typealias Schema = Storage.Schema
         let known: [(AnyObject.Type, StorageKind)] = [
             (ExistentialArrayStorage<Schema>.self, .existentialArray), (ClosureTableStorage<Schema>.self, .closureTable),

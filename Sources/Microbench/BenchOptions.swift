@@ -18,7 +18,11 @@ public struct BenchOptions: Equatable, Sendable {
 
     /// What `bench` prints on standard output.
     public enum Format: String, CaseIterable, Sendable {
-        case table, csv, json
+        /// One screen: per message, strategies × widths, and the scenarios' figures.
+        case summary
+        /// One line per case.
+        case table
+        case csv, json
     }
 
     public var subcommand: Subcommand = .run
@@ -32,7 +36,7 @@ public struct BenchOptions: Equatable, Sendable {
     public var rounds: Int?
     public var sampleTimeMilliseconds: Double?
     public var output: String?
-    public var format: Format = .table
+    public var format: Format = .summary
     public var showsProgress = true
     public var showsHelp = false
     public var baselinePath = "Results/baseline.csv"
@@ -133,7 +137,7 @@ public struct BenchOptions: Equatable, Sendable {
             case "--format":
                 let text = try value()
                 guard let format = Format(rawValue: text) else {
-                    throw UsageError("'--format' takes table, csv or json, got '\(text)'")
+                    throw UsageError("'--format' takes summary, table, csv or json, got '\(text)'")
                 }
                 options.format = format
             case "--baseline": options.baselinePath = try value()
@@ -164,7 +168,8 @@ public struct BenchOptions: Equatable, Sendable {
         USAGE: bench [run|list|check|baseline] [options]
 
         SUBCOMMANDS:
-          run (default)           Measure every selected case; print a table; write the CSV.
+          run (default)           Measure every selected case; print a one-screen summary; write the CSV and
+                                  the chart declarations beside it.
           list                    Print the names of the selected cases and exit.
           check                   The regression gate: count allocations, ARC calls and instructions for the gate
                                   cases and compare them with the baseline. Exit 0 pass; 1 regression, missing
@@ -184,7 +189,8 @@ public struct BenchOptions: Equatable, Sendable {
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
-          --format <fmt>          What to print on standard output: table (default), csv or json.
+          --format <fmt>          What to print on standard output: summary (default), table (one line per
+                                  case), csv or json.
           --no-progress           Do not report progress on standard error.
           --baseline <path>       Gate baseline (default Results/baseline.csv).
           --thresholds <path>     Gate thresholds (default Results/thresholds.csv).

@@ -49,7 +49,22 @@ public struct BenchmarkCase {
         self.setUp = setUp
     }
 
-    /// The case's name, which `--filter` matches:
-    /// `benchmark/strategy/message/width/responders`.
-    public var name: String { "\(benchmark)/\(strategy)/\(message)/\(width)/\(responders)" }
+    /// A case named `id`.
+    public init(
+        _ id: CaseID, deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil,
+        setUp: @escaping () -> (_ iterations: Int) -> Void
+    ) {
+        self.init(
+            benchmark: id.benchmark, strategy: id.strategy, message: id.message, width: id.width,
+            responders: id.responders, deliveriesPerOperation: deliveriesPerOperation,
+            heapGrowthPerUnit: heapGrowthPerUnit, setUp: setUp)
+    }
+
+    /// The case's identity.
+    public var id: CaseID {
+        CaseID(benchmark: benchmark, strategy: strategy, message: message, width: width, responders: responders)
+    }
+
+    /// The case's name, which `--filter` matches: `benchmark/strategy/message/width/responders`.
+    public var name: String { id.name }
 }

@@ -45,14 +45,6 @@ struct FuzzProgram {
         case letGo(Int)
     }
 
-    /// One step at the top level.
-    enum Step: Equatable {
-        case add(Int)
-        case remove(Int)
-        case letGo(Int)
-        case send(ScrollViewMessage)
-    }
-
     struct TargetSpec {
         var responds: Set<ScrollViewMessage>
         /// A `RegistrationHolder` (what `lifetimeBound` binds to its lifetime).
@@ -74,7 +66,8 @@ struct FuzzProgram {
     var targets: [TargetSpec] = []
     /// `reactions[target][message.ordinal]`.
     var reactions: [[Action]] = []
-    var steps: [Step] = []
+    /// The top-level steps: actions other than `nothing`.
+    var steps: [Action] = []
 
     init(_ data: [UInt8]) {
         var input = FuzzInput(data)
@@ -101,7 +94,7 @@ struct FuzzProgram {
         while !input.isAtEnd && steps.count < Self.maximumSteps {
             let byte = input.byte()
             let operand = Int(byte >> 3)
-            let step: Step = switch byte % 8 {
+            let step: Action = switch byte % 8 {
             case 0, 1: .add(operand % Self.targetCount)
             case 2: .remove(operand % Self.targetCount)
             case 3: .letGo(operand % Self.targetCount)
@@ -198,12 +191,7 @@ final class RealRun {
         }
         for step in program.steps {
             reactionsLeft = FuzzProgram.reactionsPerStep
-            switch step {
-            case .add(let id): perform(.add(id))
-            case .remove(let id): perform(.remove(id))
-            case .letGo(let id): perform(.letGo(id))
-            case .send(let message): perform(.send(message))
-            }
+            perform(step)
             events.append(.count(multiplexer.count))
         }
         for target in held.compactMap({ $0 }) { multiplexer.remove(target) }
@@ -272,12 +260,7 @@ struct DispatchModel {
     mutating func run() -> [ModelEvent] {
         for step in program.steps {
             reactionsLeft = FuzzProgram.reactionsPerStep
-            switch step {
-            case .add(let id): perform(.add(id))
-            case .remove(let id): perform(.remove(id))
-            case .letGo(let id): perform(.letGo(id))
-            case .send(let message): perform(.send(message))
-            }
+            perform(step)
             events.append(.count(registered.count))
         }
         return events

@@ -44,7 +44,7 @@ struct BenchOptionsTests {
         (["--sample-time", "inf"], "'--sample-time' takes a positive number of milliseconds"),
         (["--output", ""], "'--output' needs a path"),
         (["--output", "--quick"], "missing value for '--output'"),
-        (["--format", "xml"], "'--format' takes table, csv or json, got 'xml'"),
+        (["--format", "xml"], "'--format' takes summary, table, csv or json, got 'xml'"),
         (["--quick=yes"], "'--quick' takes no value"),
         (["--no-progress=1"], "'--no-progress' takes no value"),
     ])

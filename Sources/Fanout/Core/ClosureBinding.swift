@@ -50,16 +50,8 @@ extension ClosureBinding {
     }
 
     /// The number of registered targets.
-    var registeredCount: Int {
-        confinement.begin(self)
-        defer { confinement.end() }
-        return table.count
-    }
+    var registeredCount: Int { confinement.run(self) { table.count } }
 
     /// Whether any registered target responds to `key`.
-    func anyResponds(to key: Schema.Key) -> Bool {
-        confinement.begin(self)
-        defer { confinement.end() }
-        return table.responds(to: key)
-    }
+    func anyResponds(to key: Schema.Key) -> Bool { confinement.run(self) { table.responds(to: key) } }
 }

@@ -11,7 +11,11 @@
 /// - a delivery reaches exactly the targets registered when it began: a target
 ///   added during a delivery first receives the next message, a target removed
 ///   during a delivery still receives the message in flight;
-/// - callbacks may send further messages through the same multiplexer.
+/// - callbacks may send further messages through the same multiplexer;
+/// - no target is deallocated while one of its own callbacks runs, whatever
+///   the callbacks do;
+/// - `add` reads the target's `responds(to:)` before changing anything, so
+///   `responds(to:)` may call the multiplexer.
 public protocol Multiplexing<Schema>: AnyObject {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema: DelegateSchema

@@ -38,6 +38,14 @@ internal struct ThreadConfinement {
         #endif
     }
 
+    /// Runs `body` as a call of `owner`: ``begin(_:)``, `body`, ``end()``.
+    @discardableResult
+    internal func run<Value>(_ owner: AnyObject, _ body: () -> Value) -> Value {
+        begin(owner)
+        defer { end() }
+        return body()
+    }
+
     #if DEBUG
     /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`).
     @usableFromInline

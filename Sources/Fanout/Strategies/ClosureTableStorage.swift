@@ -17,7 +17,7 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// respond, so sparse responders cost nothing; the snapshot of a message's
 /// list keeps its closures, and so their targets, alive until the dispatch
 /// ends. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureBinding {
+public final class ClosureTableStorage<Schema: DelegateSchema>: Multiplexing, ClosureBinding {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).

@@ -27,7 +27,7 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// The storage's own state is `Sendable` (checked by the compiler). The
 /// targets are called from whichever thread dispatches, so they must be safe
 /// to call concurrently themselves.
-public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage, Sendable {
+public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 

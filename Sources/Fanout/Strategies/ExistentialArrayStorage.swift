@@ -17,7 +17,7 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// message, so sparse responders still cost one mask test per target. The
 /// dispatch's snapshot of the array keeps every target alive until it ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: Multiplexing {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -36,38 +36,32 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        guard let (id, messages) = Table.newMember(
-            target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
-        table.append(target, id: id, messages: messages)
+        confinement.run(self) {
+            guard let (id, messages) = Table.newMember(
+                target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+            table.append(target, id: id, messages: messages)
+        }
     }
 
     /// Unregisters `target`, releasing the multiplexer's reference to it.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     public func remove(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        table.remove(Schema.identity(of: target))
+        confinement.run(self) { table.remove(Schema.identity(of: target)) }
     }
 
     /// The number of registered targets.
     ///
     /// - Complexity: O(1).
     public var count: Int {
-        confinement.begin(self)
-        defer { confinement.end() }
-        return table.count
+        confinement.run(self) { table.count }
     }
 
     /// Whether any registered target responds to `key`.
     ///
     /// - Complexity: O(1).
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.begin(self)
-        defer { confinement.end() }
-        return table.responds(to: key)
+        confinement.run(self) { table.responds(to: key) }
     }
 
     /// Calls every registered target that responds to `message`, in order.

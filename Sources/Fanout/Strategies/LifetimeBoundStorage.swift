@@ -48,7 +48,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: Multiplexing {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
@@ -150,10 +150,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        guard let entry = table.remove(Schema.identity(of: target)) else { return }
-        if entry.value.hold == .weak { weaklyHeld -= 1 }
+        confinement.run(self) {
+            guard let entry = table.remove(Schema.identity(of: target)) else { return }
+            if entry.value.hold == .weak { weaklyHeld -= 1 }
+        }
     }
 
     /// Ends a registration whose bag is being deallocated: its holder's, or
@@ -175,25 +175,25 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     ///
     /// - Complexity: O(1) when every target is bound; O(*n*) otherwise.
     public var count: Int {
-        confinement.begin(self)
-        defer { confinement.end() }
-        if weaklyHeld > 0 {
-            let before = table.count
-            table.removeAll(where: \.isDeadWeakReference)
-            weaklyHeld -= before - table.count
+        confinement.run(self) {
+            if weaklyHeld > 0 {
+                let before = table.count
+                table.removeAll(where: \.isDeadWeakReference)
+                weaklyHeld -= before - table.count
+            }
+            return table.count
         }
-        return table.count
     }
 
     /// Whether any live registered target responds to `key`. Bound targets
     /// leave the table when they die; weakly held ones must be loaded.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.begin(self)
-        defer { confinement.end() }
-        guard table.responds(to: key) else { return false }
-        guard weaklyHeld > 0 else { return true }
-        return table.entries.contains {
-            $0.value.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
+        confinement.run(self) {
+            guard table.responds(to: key) else { return false }
+            guard weaklyHeld > 0 else { return true }
+            return table.entries.contains {
+                $0.value.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
+            }
         }
     }
 

@@ -37,7 +37,7 @@ extension Multiplexer {
 /// Objective-C runtime registers them, so no lookup hashes a selector's
 /// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureBinding {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexing, ClosureBinding {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline

@@ -18,7 +18,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// and a release per target on top of the call. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage {
+public final class WeakArrayStorage<Schema: DelegateSchema>: Multiplexing {
     /// A function that returns the target while it is alive.
     @usableFromInline
     internal typealias WeakReference = () -> Schema.Target?
@@ -41,34 +41,32 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage 
     ///   already registered, to tell a live duplicate from a dead target whose
     ///   memory a new object reuses.
     public func add(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        let id = Schema.identity(of: target)
-        if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value() == nil }) {
-            table.remove(id)
+        confinement.run(self) {
+            let id = Schema.identity(of: target)
+            if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value() == nil }) {
+                table.remove(id)
+            }
+            guard let (id, messages) = RegistrationTable<Schema, WeakReference>.newMember(
+                target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+            table.append(Schema.weakReference(to: target), id: id, messages: messages)
         }
-        guard let (id, messages) = RegistrationTable<Schema, WeakReference>.newMember(
-            target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
-        table.append(Schema.weakReference(to: target), id: id, messages: messages)
     }
 
     /// Unregisters `target`.
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        table.remove(Schema.identity(of: target))
+        confinement.run(self) { table.remove(Schema.identity(of: target)) }
     }
 
     /// The number of live registered targets; drops the dead ones first.
     ///
     /// - Complexity: O(*n*) weak loads.
     public var count: Int {
-        confinement.begin(self)
-        defer { confinement.end() }
-        table.removeAll { $0() == nil }
-        return table.count
+        confinement.run(self) {
+            table.removeAll { $0() == nil }
+            return table.count
+        }
     }
 
     /// Whether any live registered target responds to `key`.
@@ -76,9 +74,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage 
     /// - Complexity: O(1) when none responds; otherwise one weak load per dead
     ///   responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.begin(self)
-        defer { confinement.end() }
-        return table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value() != nil }
+        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value() != nil } }
     }
 
     /// Calls every live registered target that responds to `message`, in

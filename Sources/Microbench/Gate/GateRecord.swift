@@ -12,7 +12,7 @@ public struct GateRecord: Equatable, Sendable {
     /// The gated metrics, in report order.
     public static let metrics = ["mallocs_per_op", "retains_per_op", "releases_per_op", "instructions_per_op"]
 
-    public static let columns = ["benchmark", "strategy", "message", "width", "responders"] + metrics
+    public static let columns = CaseID.columns + metrics
 
     public init(benchmark: String, strategy: String, message: String, width: Int, responders: Int, values: [String: Double]) {
         self.benchmark = benchmark
@@ -23,15 +23,19 @@ public struct GateRecord: Equatable, Sendable {
         self.values = values
     }
 
-    /// The case's name, as in the results CSV.
-    public var name: String { "\(benchmark)/\(strategy)/\(message)/\(width)/\(responders)" }
+    /// The case's identity.
+    public var id: CaseID {
+        CaseID(benchmark: benchmark, strategy: strategy, message: message, width: width, responders: responders)
+    }
+
+    /// The case's name, which `--filter` matches: `benchmark/strategy/message/width/responders`.
+    public var name: String { id.name }
 
     /// The baseline CSV of `records`.
     public static func render(_ records: [GateRecord]) -> String {
         var text = columns.joined(separator: ",") + "\n"
         for record in records {
-            let fields = [record.benchmark, record.strategy, record.message, String(record.width), String(record.responders)]
-                + metrics.map { record.values[$0].map(CSV.number) ?? "" }
+            let fields = record.id.fields + metrics.map { record.values[$0].map(CSV.number) ?? "" }
             text += fields.joined(separator: ",") + "\n"
         }
         return text

@@ -29,8 +29,7 @@ public enum CSV {
 
     static func fields(of row: ResultRow) -> [String] {
         let counts = row.counts
-        return [
-            row.benchmark, row.strategy, row.message, String(row.width), String(row.responders),
+        return row.id.fields + [
             String(row.samples), String(row.iterations), number(row.nanosecondsPerOperationMedian),
             number(row.nanosecondsPerOperationP10), number(row.nanosecondsPerOperationP90),
             number(row.nanosecondsPerOperationMinimum), number(row.nanosecondsPerDelivery),
@@ -43,7 +42,7 @@ public enum CSV {
 
     /// Formats a number without exponent noise: integers as integers, others
     /// with up to four decimals.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         guard abs(value) < 1e11 else { return "\(value)" }
         var text = String(format4: value)

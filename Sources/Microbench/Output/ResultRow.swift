@@ -26,8 +26,8 @@ public struct ResultRow: Equatable, Sendable {
 
     /// The CSV header. The first seventeen columns are the stable interface;
     /// metadata follows.
-    public static let columns = [
-        "benchmark", "strategy", "message", "width", "responders", "samples", "iterations",
+    public static let columns = CaseID.columns + [
+        "samples", "iterations",
         "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
         "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
         "spread_mad_over_median", "heap_bytes_per_unit",
@@ -74,8 +74,13 @@ public struct ResultRow: Equatable, Sendable {
             heapBytesPerUnit: measurement.heapBytesPerUnit, metadata: metadata)
     }
 
-    /// The case's name, as `--filter` matches it.
-    public var name: String { "\(benchmark)/\(strategy)/\(message)/\(width)/\(responders)" }
+    /// The case's identity.
+    public var id: CaseID {
+        CaseID(benchmark: benchmark, strategy: strategy, message: message, width: width, responders: responders)
+    }
+
+    /// The case's name, which `--filter` matches: `benchmark/strategy/message/width/responders`.
+    public var name: String { id.name }
 }
 
 /// Facts about the run that produced a row.

@@ -1,30 +1,40 @@
 import Fanout
-import ScrollViewKit
 import Foundation
 import Microbench
 import Observation
+import ScrollViewKit
 
 /// What a Swift engineer would use instead of a multiplexer, each delivering
 /// the `didScroll` payload to `width` receivers: rows of the `dispatch`
 /// benchmark whose `strategy` is the peer's name.
-enum PeerBenchmarks {
-    static let names = ["notificationCenter", "observation", "asyncStream"]
+enum PeerFamily: BenchmarkFamily {
+    static let contenders = ["notificationCenter", "observation", "asyncStream"]
 
-    static func cases(widths: [Int]) -> [BenchmarkCase] {
-        names.flatMap { name in widths.map { width in peerCase(name, width: width) } }
-    }
-
-    static func peerCase(_ name: String, width: Int) -> BenchmarkCase {
-        BenchmarkCase(
-            benchmark: "dispatch", strategy: name, message: "didScroll", width: width, responders: width,
-            deliveriesPerOperation: width
-        ) {
-            switch name {
-            case "notificationCenter": notificationCenter(width: width)
-            case "observation": observation(width: width)
-            default: asyncStream(width: width)
+    static func cases(_ selection: Selection) -> [BenchmarkCase] {
+        guard selection.includesDidScroll else { return [] }
+        return contenders.flatMap { name in
+            selection.widths.map { width in
+                BenchmarkCase(DispatchFamily.id(name, .didScroll, width: width, responders: width), deliveriesPerOperation: width) {
+                    switch name {
+                    case "notificationCenter": notificationCenter(width: width)
+                    case "observation": observation(width: width)
+                    default: asyncStream(width: width)
+                    }
+                }
             }
         }
+    }
+
+    static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
+        let byID = rows.byID("dispatch")
+        let width = SummaryTable.shownWidths(selection.widths).dropFirst().first ?? selection.widths.first ?? 1
+        let peers = (contenders + ObjCPeerFamily.contenders).compactMap { name in
+            byID[DispatchFamily.id(name, .didScroll, width: width, responders: width)].map {
+                "\(name) \(SummaryTable.nanoseconds($0.nanosecondsPerDelivery))"
+            }
+        }
+        guard !peers.isEmpty else { return [] }
+        return ["peers, ns per delivery of didScroll at width \(width): " + peers.joined(separator: ", ")]
     }
 
     /// Foundation `NotificationCenter`, one block observer per receiver, one

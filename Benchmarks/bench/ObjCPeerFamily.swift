@@ -4,23 +4,26 @@ import Microbench
 /// The Objective-C reference peer: `Benchmarks/objc/ForwardingProxy.m`, a
 /// `forwardInvocation:` multiplexer over an `NSArray`, built with gcc and
 /// GNUstep Base into `.build/objc/forwarding-proxy` and run as a separate
-/// process after the Swift cases; its rows join the same CSV as `dispatch`
-/// rows with `strategy` = `objcForwardInvocation`. Optional: without the
-/// toolchain, `bench` says how to install it and goes on.
-enum ObjCPeer {
+/// process; its rows join the CSV as `dispatch` rows with `strategy` =
+/// `objcForwardInvocation`. Optional: without the toolchain, `bench` says how
+/// to install it and goes on.
+enum ObjCPeerFamily: BenchmarkFamily {
     static let name = "objcForwardInvocation"
+    static let contenders = [name]
     static let buildScript = "Benchmarks/objc/build.sh"
     static let executable = ".build/objc/forwarding-proxy"
 
-    /// The case names this peer would report for `widths`.
-    static func names(widths: [Int]) -> [String] {
-        widths.map { "dispatch/\(name)/didScroll/\($0)/\($0)" }
+    static func cases(_ selection: Selection) -> [BenchmarkCase] { [] }
+
+    static func externalCases(_ selection: Selection) -> [CaseID] {
+        guard selection.includesDidScroll else { return [] }
+        return selection.widths.map { DispatchFamily.id(name, .didScroll, width: $0, responders: $0) }
     }
 
-    /// Builds and runs the proxy program for `widths`; no rows (and a note on
-    /// standard error) when it cannot be built or run.
-    static func rows(widths: [Int], configuration: RunConfiguration, metadata: RunMetadata) -> [ResultRow] {
-        guard !widths.isEmpty else { return [] }
+    /// Builds and runs the proxy program for the widths of `ids`; no rows (and
+    /// a note on standard error) when it cannot be built or run.
+    static func measure(external ids: [CaseID], configuration: RunConfiguration, metadata: RunMetadata) -> [ResultRow] {
+        guard !ids.isEmpty else { return [] }
         guard FileManager.default.isExecutableFile(atPath: buildScript) else {
             note("\(buildScript) not found (run bench from the package root); skipping \(name)")
             return []
@@ -32,7 +35,7 @@ enum ObjCPeer {
             return []
         }
         let arguments = [String(configuration.samples), String(configuration.sampleTimeMilliseconds)]
-            + widths.map(String.init)
+            + ids.map { String($0.width) }
         let result = Subprocess.run(executable, arguments)
         guard result.status == 0 else {
             note("\(executable) failed (status \(result.status)): \(result.standardError); continuing without \(name)")
@@ -59,5 +62,4 @@ enum ObjCPeer {
     private static func note(_ text: String) {
         FileHandle.standardError.write(Data("note: \(text)\n".utf8))
     }
-
 }

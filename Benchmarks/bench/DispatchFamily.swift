@@ -1,0 +1,158 @@
+import Fanout
+import Microbench
+import ScrollViewKit
+
+/// The core matrix: every contender and the two floors × every message ×
+/// every width × dense and sparse responders, as `dispatch` cases.
+enum DispatchFamily: BenchmarkFamily {
+    static let floors = ["floor", "existentialFloor"]
+    static let contenders = Contender.all.map(\.name) + floors
+
+    /// Responder counts measured at `width`: all targets, and one in sixteen
+    /// (at least one) when that differs.
+    static func responderCounts(width: Int) -> [Int] {
+        let sparse = max(1, width / 16)
+        return sparse == width ? [width] : [width, sparse]
+    }
+
+    static func cases(_ selection: Selection) -> [BenchmarkCase] {
+        var cases: [BenchmarkCase] = []
+        for contender in Contender.all {
+            for message in selection.messages {
+                for width in selection.widths {
+                    for responders in responderCounts(width: width) {
+                        cases.append(dispatchCase(contender, message, width: width, responders: responders))
+                    }
+                }
+            }
+        }
+        for message in selection.messages {
+            for width in selection.widths {
+                for responders in responderCounts(width: width) {
+                    cases.append(floorCase(message, width: width, responders: responders))
+                    cases.append(existentialFloorCase(message, width: width, responders: responders))
+                }
+            }
+        }
+        return cases
+    }
+
+    static func id(_ strategy: String, _ message: ScrollViewMessage, width: Int, responders: Int) -> CaseID {
+        CaseID(benchmark: "dispatch", strategy: strategy, message: "\(message)", width: width, responders: responders)
+    }
+
+    /// `message` through a multiplexer of `contender`, as a `ScrollView` sends
+    /// it: through `any ScrollViewDelegate`. The gate measures these cases.
+    static func dispatchCase(_ contender: Contender, _ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id(contender.name, message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            let (multiplexer, lifetime) = makeFilledMultiplexer(contender, width: width, responders: responders)
+            let targets = lifetime.targets, owner = lifetime.owner
+            let send = MessageLoop.body(sending: message, to: DelegateReceiver(delegate: multiplexer))
+            return { iterations in withExtendedLifetime(targets) { withExtendedLifetime(owner) { send(iterations) } } }
+        }
+    }
+
+    /// The best possible: a hand-written loop over the responders as a
+    /// concrete `final class`, static dispatch, no multiplexer.
+    static func floorCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id("floor", message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            MessageLoop.body(sending: message, to: FanOutLoop(targets: identity((0..<responders).map { _ in FloorTarget() })))
+        }
+    }
+
+    /// The second floor: a hand-written loop over `[any ScrollViewDelegate]`
+    /// holding the responders (the same two target types as the
+    /// multiplexers), with no multiplexer: what a protocol-existential call
+    /// costs by itself.
+    static func existentialFloorCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id("existentialFloor", message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            let targets = identity((0..<responders).map { DelegateReceiver(delegate: makeTarget($0, responds: true)) })
+            return MessageLoop.body(sending: message, to: FanOutLoop(targets: targets))
+        }
+    }
+
+    static let charts = [
+        ChartSpec(file: "delivery-vs-width", kind: "lines-by-message", title: "Cost per delivery vs fan-out width",
+                  parameters: ["benchmark": "dispatch", "y": "ns_per_delivery"]),
+        ChartSpec(file: "slowdown-heatmap", kind: "ratio-heatmap",
+                  title: "Slowdown vs the floor (ns per delivery ÷ floor's), didScroll",
+                  parameters: ["benchmark": "dispatch", "message": "didScroll", "reference": "floor"]),
+        ChartSpec(file: "counters-width-64", kind: "counters",
+                  title: "Allocations and ARC traffic per message (counted in-process; runtime-internal ARC not seen)",
+                  parameters: ["benchmark": "dispatch", "message": "didScroll", "width": "64"]),
+    ]
+
+    static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
+        let byID = rows.byID("dispatch")
+        let widths = SummaryTable.shownWidths(selection.widths)
+        let names = contenders.filter { name in byID.keys.contains { $0.strategy == name } }
+        guard !names.isEmpty else { return [] }
+        var timing = SummaryTable(
+            title: "ns per delivery (median), every target responding, at widths \(widths.map(String.init).joined(separator: " / ")):",
+            header: ["strategy"] + selection.messages.map { "\($0)" })
+        var counting = SummaryTable(
+            title: "counted per message at width \(widths[widths.count / 2]): mallocs/retains/releases",
+            header: ["strategy"] + selection.messages.map { "\($0)" })
+        for name in names {
+            timing.rows.append([name] + selection.messages.map { message in
+                widths.map { width in
+                    SummaryTable.nanoseconds(byID[id(name, message, width: width, responders: width)]?.nanosecondsPerDelivery)
+                }.joined(separator: " ")
+            })
+            counting.rows.append([name] + selection.messages.map { message in
+                guard let counts = byID[id(name, message, width: widths[widths.count / 2], responders: widths[widths.count / 2])]?.counts else {
+                    return "–"
+                }
+                return [counts.mallocs, counts.retains, counts.releases].map { CSV.number($0) }.joined(separator: "/")
+            })
+        }
+        return timing.lines + [""] + sparseCrossover(byID, selection) + [""] + counting.lines
+    }
+
+    /// From which width visiting responders only (`closureTable`) beats
+    /// visiting every target (`existentialArray`) when one in sixteen responds.
+    static func sparseCrossover(_ byID: [CaseID: ResultRow], _ selection: Selection) -> [String] {
+        let crossovers = selection.messages.map { message -> String in
+            let width = selection.widths.sorted().first { width in
+                let responders = max(1, width / 16)
+                guard responders < width,
+                      let closures = byID[id("closureTable", message, width: width, responders: responders)],
+                      let existentials = byID[id("existentialArray", message, width: width, responders: responders)]
+                else { return false }
+                return closures.nanosecondsPerOperationMedian < existentials.nanosecondsPerOperationMedian
+            }
+            return "\(message) \(width.map { "from \($0)" } ?? "never")"
+        }
+        return ["sparse (1 in 16 responding): closureTable beats existentialArray at " + crossovers.joined(separator: ", ")]
+    }
+}
+
+/// The floor's target: a concrete `final class` whose calls are static.
+final class FloorTarget {
+    var tally = 0
+    func scrollViewDidScroll(_ scrollView: ScrollView) { tally &+= 1 }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}
+
+extension FloorTarget: MessageReceiver {}
+
+/// A hand-written loop over targets of one type: the floors.
+struct FanOutLoop<Target: MessageReceiver>: MessageReceiver {
+    let targets: [Target]
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) { for target in targets { target.scrollViewDidScroll(scrollView) } }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        for target in targets { target.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        var allowed = true
+        for target in targets { allowed = target.scrollViewShouldScrollToTop(scrollView) && allowed }
+        return allowed
+    }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        for target in targets { if let view = target.viewForZooming(in: scrollView) { return view } }
+        return nil
+    }
+}

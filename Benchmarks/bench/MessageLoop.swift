@@ -1,0 +1,58 @@
+import Microbench
+import ScrollViewKit
+
+/// What a benchmark loop sends the four messages to: a multiplexer through
+/// its delegate protocol, a hand-written loop, a static fan-out.
+protocol MessageReceiver {
+    func scrollViewDidScroll(_ scrollView: ScrollView)
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject?
+}
+
+/// The one place the four messages are switched over.
+enum MessageLoop {
+    /// The operation that sends `message` to `receiver` once per iteration,
+    /// answers kept from the optimizer. Inlined into each caller, so the loop
+    /// is specialized for the receiver.
+    @inline(__always)
+    static func body<Receiver: MessageReceiver>(sending message: ScrollViewMessage, to receiver: Receiver) -> (Int) -> Void {
+        let view = ScrollView()
+        switch message {
+        case .didScroll:
+            return { iterations in
+                for _ in 0..<iterations { receiver.scrollViewDidScroll(view) }
+            }
+        case .didEndDragging:
+            return { iterations in
+                for _ in 0..<iterations { receiver.scrollViewDidEndDragging(view, willDecelerate: true) }
+            }
+        case .shouldScrollToTop:
+            return { iterations in
+                var allowed = true
+                for _ in 0..<iterations { allowed = receiver.scrollViewShouldScrollToTop(view) && allowed }
+                blackHole(allowed)
+            }
+        case .viewForZooming:
+            return { iterations in
+                var found = 0
+                for _ in 0..<iterations where receiver.viewForZooming(in: view) != nil { found += 1 }
+                blackHole(found)
+            }
+        }
+    }
+}
+
+/// A delegate called through its protocol, as a `ScrollView` calls its delegate.
+struct DelegateReceiver: MessageReceiver {
+    let delegate: any ScrollViewDelegate
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) { delegate.scrollViewDidScroll(scrollView) }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        delegate.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { delegate.scrollViewShouldScrollToTop(scrollView) }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { delegate.viewForZooming(in: scrollView) }
+}
+
+extension StaticMultiplexer: MessageReceiver {}
