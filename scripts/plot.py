@@ -59,7 +59,8 @@ def footer(fig, rows):
 
 
 def save(fig, out, name):
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    # A figure with one legend for all its panels keeps the right edge for it.
+    fig.tight_layout(rect=(0, 0.03, 0.85 if getattr(fig, "shared_legend", False) else 1, 1))
     for ext in ("png", "svg"):
         fig.savefig(os.path.join(out, f"{name}.{ext}"), dpi=120)
     plt.close(fig)
@@ -97,6 +98,15 @@ def lines_by_message(rows, spec, style):
             if len(points) > 1:
                 ax.plot(*zip(*points), label=name, **style(name))
         log_axes(ax, "fan-out width (targets, all responding)", f"{y.replace('_', ' ')} (median)", message, 7)
+    # One legend for every panel, beside them, so that no line is hidden under it.
+    labelled = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            labelled.setdefault(label, handle)
+        if ax.get_legend():
+            ax.get_legend().remove()
+    fig.legend(labelled.values(), labelled.keys(), loc="center right", fontsize=8)
+    fig.shared_legend = True
     return fig
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the README's sanity table from a results CSV.
+"""Print a sanity table (ns per delivery per message, counters) from a results CSV.
 
 usage: scripts/summary.py [Results/results.csv] [--width 64]
 One Markdown row per strategy: ns per delivery at the given width (all targets

@@ -28,8 +28,7 @@
 /// protocol does not know which strategy it reaches. The multiplexer records
 /// which of Fanout's storages it holds when it is made, and
 /// ``deliver(_:_:while:)`` switches on that record to run code specialized for
-/// the storage and the message; a storage of your own is called through its
-/// protocol, unspecialized.
+/// the storage and the message.
 public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
     /// The delegate protocol this multiplexer forwards.
     public typealias Schema = Storage.Schema

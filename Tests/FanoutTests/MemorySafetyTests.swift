@@ -98,12 +98,7 @@ struct MemorySafetyTests {
     @Test("a callback lets go of its own target, directly or through its owner", arguments: arguments)
     func ownCallback(strategy: DispatchStrategy, kind: TargetKind) async {
         for release in LastReference.allCases {
-            await #expect(processExitsWith: .success, "\(release)") {
-                [strategy = strategy.rawValue as String, kind = kind.rawValue as String, release = release.rawValue as String] in
-                SafetyScenario.run(
-                    strategy: DispatchStrategy(rawValue: strategy)!, kind: TargetKind(rawValue: kind)!,
-                    release: LastReference(rawValue: release)!, path: .ownCallback, depth: 1)
-            }
+            await expectSurvival(strategy, kind, release, .ownCallback, depth: 1, "\(release)")
         }
     }
 
@@ -111,12 +106,7 @@ struct MemorySafetyTests {
           arguments: arguments)
     func nestedMessage(strategy: DispatchStrategy, kind: TargetKind) async {
         for release in LastReference.allCases {
-            await #expect(processExitsWith: .success, "\(release)") {
-                [strategy = strategy.rawValue as String, kind = kind.rawValue as String, release = release.rawValue as String] in
-                SafetyScenario.run(
-                    strategy: DispatchStrategy(rawValue: strategy)!, kind: TargetKind(rawValue: kind)!,
-                    release: LastReference(rawValue: release)!, path: .nestedMessage, depth: 1)
-            }
+            await expectSurvival(strategy, kind, release, .nestedMessage, depth: 1, "\(release)")
         }
     }
 
@@ -124,12 +114,22 @@ struct MemorySafetyTests {
           arguments: arguments)
     func deepNesting(strategy: DispatchStrategy, kind: TargetKind) async {
         for path in ReleasePath.allCases {
-            await #expect(processExitsWith: .success, "\(path)") {
-                [strategy = strategy.rawValue as String, kind = kind.rawValue as String, path = path.rawValue as String] in
-                SafetyScenario.run(
-                    strategy: DispatchStrategy(rawValue: strategy)!, kind: TargetKind(rawValue: kind)!,
-                    release: .ownerLetsGoAndRemoval, path: ReleasePath(rawValue: path)!, depth: 3)
-            }
+            await expectSurvival(strategy, kind, .ownerLetsGoAndRemoval, path, depth: 3, "\(path)")
+        }
+    }
+
+    /// Runs the scenario in a child process, which must exit normally: a
+    /// use-after-free crashes it (or ASan reports it) and a debug check traps.
+    private func expectSurvival(
+        _ strategy: DispatchStrategy, _ kind: TargetKind, _ release: LastReference, _ path: ReleasePath,
+        depth: Int, _ comment: Comment
+    ) async {
+        await #expect(processExitsWith: .success, comment) {
+            [strategy = strategy.rawValue as String, kind = kind.rawValue as String,
+             release = release.rawValue as String, path = path.rawValue as String, depth = depth as Int] in
+            SafetyScenario.run(
+                strategy: DispatchStrategy(rawValue: strategy)!, kind: TargetKind(rawValue: kind)!,
+                release: LastReference(rawValue: release)!, path: ReleasePath(rawValue: path)!, depth: depth)
         }
     }
 }

@@ -22,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 git -C "$root" archive HEAD | tar -x -C "$work"
-schema="$work/Sources/Fanout/ScrollView/ScrollViewSchema.swift"
+schema="$work/Sources/ScrollViewKit/ScrollViewSchema.swift"
 grep -v '\.withBoundCall { target in' "$schema" > "$schema.new" && mv "$schema.new" "$schema"
 if grep -q '\.withBoundCall {' "$schema"; then
     echo "without-bound-calls: could not remove every bound form from $schema" >&2

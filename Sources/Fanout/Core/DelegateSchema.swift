@@ -14,6 +14,9 @@
 ///     static var messages: [any MessageProtocol<Self>] { [viewDidAppear, viewDidDisappear] }
 /// }
 /// ```
+///
+/// The glue, its pitfalls and the optional bound form are in
+/// `Documentation/ReusingForYourProtocol.md`.
 public protocol DelegateSchema {
     /// The type of a registered target, usually a class-constrained existential
     /// such as `any ScrollViewDelegate`.

@@ -2,6 +2,8 @@
 ///
 /// Every case names the selector and what was expected, so the message of a
 /// failed `forward(_:arguments:)` call says how to fix it.
+///
+/// See `Documentation/Strategies.md`, *selectorDictionary*.
 public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     /// The protocol has no message with this selector.
     case unrecognizedSelector(String, known: [String])

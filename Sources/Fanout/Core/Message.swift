@@ -98,7 +98,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// ``SelectorDictionaryMultiplexer``) store what `bound` returns, so a
     /// delivery calls the target's method directly. Without it they store a
     /// closure that calls the descriptor's body: one more indirect call per
-    /// delivery, 35–72 % more instructions per message (README, findings). A
+    /// delivery, 35–72 % more instructions per message (Documentation/Findings.md, 13). A
     /// message with several arguments takes them as one tuple:
     /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`.
     ///

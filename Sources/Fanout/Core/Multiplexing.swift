@@ -16,6 +16,8 @@
 ///   the callbacks do;
 /// - `add` reads the target's `responds(to:)` before changing anything, so
 ///   `responds(to:)` may call the multiplexer.
+///
+/// The semantics in full, and each strategy's cost: `Documentation/Strategies.md`.
 public protocol Multiplexing<Schema>: AnyObject {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema: DelegateSchema

@@ -18,6 +18,9 @@
 /// A holder bound to its own lifetime is not kept alive by the multiplexer,
 /// but it is retained while one of its callbacks runs, so its callback may
 /// make its owner let go of it (a behaviour that dismisses its screen).
+///
+/// The three ways to register with `lifetimeBound` and what each costs:
+/// `Documentation/Strategies.md`, *lifetimeBound*.
 public protocol RegistrationHolder: AnyObject {
     /// The registrations that end when this object is deallocated.
     var registrations: RegistrationBag { get }

@@ -27,6 +27,8 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// The storage's own state is `Sendable` (checked by the compiler). The
 /// targets are called from whichever thread dispatches, so they must be safe
 /// to call concurrently themselves.
+///
+/// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
 public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
