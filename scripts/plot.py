@@ -170,15 +170,18 @@ def overlay(rows, spec, style):
     """One benchmark's rows (by width) over another's, for the same message."""
     p = spec["parameters"]
     y = p.get("y", "ns_per_op_median")
-    main = [r for r in rows if r["benchmark"] == p["benchmark"]]
+    main = [r for r in dense(rows, p["benchmark"]) if r["message"] == p["message"]]
     if not main:
         return None
     widths = ordered(r["width"] for r in main)
     fig, ax = plt.subplots(figsize=(8, 5))
     for name in ordered(r["strategy"] for r in main):
         points = sorted((r["width"], r[y]) for r in main if r["strategy"] == name)
-        ax.plot(*zip(*points), label=f"{name} ({p['benchmark']})", **style(name))
+        if len(points) > 1:
+            ax.plot(*zip(*points), label=f"{name} ({p['benchmark']})", **{**style(name), "linestyle": "--"})
     against = [r for r in dense(rows, p["against"]) if r["message"] == p["message"] and r["width"] in widths]
+    if "strategies" in p:  # only these of the other benchmark's contenders
+        against = [r for r in against if r["strategy"] in p["strategies"].split(",")]
     for name in ordered(r["strategy"] for r in against):
         points = sorted((r["width"], r[y]) for r in against if r["strategy"] == name)
         if len(points) > 1:

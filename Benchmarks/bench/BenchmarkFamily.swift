@@ -12,12 +12,6 @@ protocol BenchmarkFamily: SendableMetatype {
     /// and `--filter`, which apply to every family alike).
     static func cases(_ selection: Selection) -> [BenchmarkCase]
 
-    /// Cases measured in another process (the Objective-C peer), for `selection`.
-    static func externalCases(_ selection: Selection) -> [CaseID]
-
-    /// Measures the external cases `ids`; rows for those it could measure.
-    static func measure(external ids: [CaseID], configuration: RunConfiguration, metadata: RunMetadata) -> [ResultRow]
-
     /// The charts `scripts/plot` draws from the family's rows.
     static var charts: [ChartSpec] { get }
 
@@ -26,8 +20,6 @@ protocol BenchmarkFamily: SendableMetatype {
 }
 
 extension BenchmarkFamily {
-    static func externalCases(_ selection: Selection) -> [CaseID] { [] }
-    static func measure(external ids: [CaseID], configuration: RunConfiguration, metadata: RunMetadata) -> [ResultRow] { [] }
     static var charts: [ChartSpec] { [] }
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] { [] }
 }
@@ -39,6 +31,7 @@ enum BenchmarkFamilies {
         StaticFanOutFamily.self,
         PeerFamily.self,
         ObjCPeerFamily.self,
+        ForwardFamily.self,
         SetupFamily.self,
         EndToEndFamily.self,
         ChainFamily.self,

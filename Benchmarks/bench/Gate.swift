@@ -10,18 +10,21 @@ import Microbench
 enum Gate {
     static let widths = [1, 16, 256]
 
-    /// Every contender × every message × widths 1, 16, 256 × both densities.
+    /// Every contender, and forwarding, × every message × widths 1, 16, 256 ×
+    /// both densities; the arguments array forwarding is given; the lookup in
+    /// a schema of 4 and of 64 messages.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
-        for contender in Contender.all {
-            for message in ScrollViewMessage.allCases {
-                for width in widths {
-                    for responders in DispatchFamily.responderCounts(width: width) {
-                        cases.append(DispatchFamily.dispatchCase(contender, message, width: width, responders: responders))
-                    }
+        for message in ScrollViewMessage.allCases {
+            for width in widths {
+                for responders in DispatchFamily.responderCounts(width: width) {
+                    cases += Contender.all.map { DispatchFamily.dispatchCase($0, message, width: width, responders: responders) }
+                    cases.append(ForwardFamily.forwardCase(message, width: width, responders: responders))
                 }
             }
+            cases.append(ForwardFamily.argumentsCase(message))
         }
+        cases += [ForwardFamily.lookupCase(wide: false), ForwardFamily.lookupCase(wide: true)]
         return cases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }
     }
 
@@ -33,8 +36,8 @@ enum Gate {
             childArguments: ["gate-instructions"] + (options.filter.map { ["--filter", $0] } ?? [])
         ) { benchmarkCase in
             DispatchFamily.floorCase(
-                ScrollViewMessage.allCases.first { "\($0)" == benchmarkCase.message }!, width: benchmarkCase.width,
-                responders: benchmarkCase.responders)
+                ScrollViewMessage.allCases.first { "\($0)" == benchmarkCase.message } ?? .didScroll,
+                width: benchmarkCase.width, responders: benchmarkCase.responders)
         }
     }
 

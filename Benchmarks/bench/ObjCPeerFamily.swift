@@ -3,63 +3,67 @@ import Microbench
 
 /// The Objective-C reference peer: `Benchmarks/objc/ForwardingProxy.m`, a
 /// `forwardInvocation:` multiplexer over an `NSArray`, built with gcc and
-/// GNUstep Base into `.build/objc/forwarding-proxy` and run as a separate
-/// process; its rows join the CSV as `dispatch` rows with `strategy` =
-/// `objcForwardInvocation`. Optional: without the toolchain, `bench` says how
-/// to install it and goes on.
+/// GNUstep Base into a shared library that the bench loads with `dlopen`, so
+/// that its cases run in this process, interleaved round by round with the
+/// Swift cases: its ratios to them come from one run. Its rows are `dispatch`
+/// rows with `strategy` = `objcForwardInvocation`, without counters (the
+/// Objective-C runtime's reference counting is not Swift's). It runs on
+/// GNUstep's runtime, not Apple's. Optional: without the toolchain, `bench`
+/// says how to install it and goes on.
 enum ObjCPeerFamily: BenchmarkFamily {
     static let name = "objcForwardInvocation"
     static let contenders = [name]
-    static let buildScript = "Benchmarks/objc/build.sh"
-    static let executable = ".build/objc/forwarding-proxy"
 
-    static func cases(_ selection: Selection) -> [BenchmarkCase] { [] }
-
-    static func externalCases(_ selection: Selection) -> [CaseID] {
-        guard selection.includesDidScroll else { return [] }
-        return selection.widths.map { DispatchFamily.id(name, .didScroll, width: $0, responders: $0) }
-    }
-
-    /// Builds and runs the proxy program for the widths of `ids`; no rows (and
-    /// a note on standard error) when it cannot be built or run.
-    static func measure(external ids: [CaseID], configuration: RunConfiguration, metadata: RunMetadata) -> [ResultRow] {
-        guard !ids.isEmpty else { return [] }
-        guard FileManager.default.isExecutableFile(atPath: buildScript) else {
-            note("\(buildScript) not found (run bench from the package root); skipping \(name)")
-            return []
-        }
-        let build = Subprocess.run("/bin/bash", [buildScript, executable])
-        guard build.status == 0 else {
-            note(build.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
-            note("continuing without \(name)")
-            return []
-        }
-        let arguments = [String(configuration.samples), String(configuration.sampleTimeMilliseconds)]
-            + ids.map { String($0.width) }
-        let result = Subprocess.run(executable, arguments)
-        guard result.status == 0 else {
-            note("\(executable) failed (status \(result.status)): \(result.standardError); continuing without \(name)")
-            return []
-        }
-        return result.standardOutput.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: ",").map(String.init)
-            guard fields.count == 8, let width = Int(fields[0]), let samples = Int(fields[1]),
-                  let iterations = Int(fields[2]), let median = Double(fields[3]), let p10 = Double(fields[4]),
-                  let p90 = Double(fields[5]), let minimum = Double(fields[6]), let spread = Double(fields[7]) else {
-                note("ignoring a malformed line from \(executable): \(line)")
-                return nil
+    static func cases(_ selection: Selection) -> [BenchmarkCase] {
+        guard selection.includesDidScroll, selection.strategies?.contains(name) ?? true,
+              let library = ForwardingProxyLibrary.shared else { return [] }
+        return selection.widths.map { width in
+            BenchmarkCase(DispatchFamily.id(name, .didScroll, width: width, responders: width),
+                          deliveriesPerOperation: width, isCounted: false) {
+                let proxy = library.makeProxy(Int32(width)), view = library.makeView()
+                return { iterations in library.send(proxy, view, iterations) }
             }
-            return ResultRow(
-                benchmark: "dispatch", strategy: name, message: "didScroll", width: width, responders: width,
-                samples: samples, iterations: iterations, nanosecondsPerOperationMedian: median,
-                nanosecondsPerOperationP10: p10, nanosecondsPerOperationP90: p90,
-                nanosecondsPerOperationMinimum: minimum, nanosecondsPerDelivery: median / Double(width),
-                deliveriesPerSecond: Double(width) * 1e9 / median, counts: nil, relativeSpread: spread,
-                metadata: metadata)
         }
     }
+}
 
-    private static func note(_ text: String) {
-        FileHandle.standardError.write(Data("note: \(text)\n".utf8))
+/// The proxy's C interface, loaded from the library `Benchmarks/objc/build.sh`
+/// builds.
+struct ForwardingProxyLibrary: @unchecked Sendable {
+    typealias MakeProxy = @convention(c) (Int32) -> UnsafeMutableRawPointer
+    typealias MakeView = @convention(c) () -> UnsafeMutableRawPointer
+    typealias Send = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer, Int) -> Void
+
+    static let buildScript = "Benchmarks/objc/build.sh"
+    static let path = ".build/objc/libforwarding-proxy.so"
+
+    let makeProxy: MakeProxy
+    let makeView: MakeView
+    let send: Send
+
+    /// The library, built if needed and loaded once; `nil`, with a note on
+    /// standard error, when it cannot be.
+    static let shared: ForwardingProxyLibrary? = load()
+
+    private static func load() -> ForwardingProxyLibrary? {
+        guard FileManager.default.isExecutableFile(atPath: buildScript) else {
+            note("note: \(buildScript) not found (run bench from the package root); skipping \(ObjCPeerFamily.name)")
+            return nil
+        }
+        let build = Subprocess.run("/bin/bash", [buildScript, path])
+        guard build.status == 0 else {
+            note("note: " + build.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
+            note("note: continuing without \(ObjCPeerFamily.name)")
+            return nil
+        }
+        guard let handle = dlopen(FileManager.default.currentDirectoryPath + "/" + path, RTLD_NOW | RTLD_LOCAL),
+              let makeProxy = dlsym(handle, "fanout_objc_make_proxy"), let makeView = dlsym(handle, "fanout_objc_make_view"),
+              let send = dlsym(handle, "fanout_objc_send") else {
+            note("note: could not load \(path): \(dlerror().map { String(cString: $0) } ?? "a symbol is missing")")
+            return nil
+        }
+        return ForwardingProxyLibrary(
+            makeProxy: unsafeBitCast(makeProxy, to: MakeProxy.self), makeView: unsafeBitCast(makeView, to: MakeView.self),
+            send: unsafeBitCast(send, to: Send.self))
     }
 }

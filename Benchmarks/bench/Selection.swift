@@ -52,13 +52,8 @@ struct Selection {
         BenchmarkFamilies.all.flatMap { $0.cases(self) }.filter { includes($0.id) }
     }
 
-    /// The selected cases of `family` measured in another process.
-    func externalCases(of family: any BenchmarkFamily.Type) -> [CaseID] {
-        family.externalCases(self).filter(includes)
-    }
-
     /// The names of everything selected, in run order.
     func names() -> [String] {
-        cases().map(\.name) + BenchmarkFamilies.all.flatMap { externalCases(of: $0).map(\.name) }
+        cases().map(\.name)
     }
 }

@@ -39,8 +39,7 @@ case .list:
     for name in names { print(name) }
 case .run:
     let cases = selection.cases()
-    let external = BenchmarkFamilies.all.map { ($0, selection.externalCases(of: $0)) }.filter { !$0.1.isEmpty }
-    guard !cases.isEmpty || !external.isEmpty else { fail("no case matches the selection", showUsage: false) }
+    guard !cases.isEmpty else { fail("no case matches the selection", showUsage: false) }
     var configuration = RunConfiguration()
     if options.quick {
         configuration.samples = 6
@@ -56,11 +55,7 @@ case .run:
         note("warning: built without counting hooks; counter columns are empty")
     }
     let start = MonotonicClock.now()
-    var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
-    let metadata = rows.first?.metadata ?? .current()
-    for (family, ids) in external {
-        rows += family.measure(external: ids, configuration: configuration, metadata: metadata)
-    }
+    let rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
     let seconds = Double(MonotonicClock.now() - start) / 1e9
     let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
     do {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the Objective-C forwarding proxy with gcc's Objective-C and GNUstep Base.
-#   usage: Benchmarks/objc/build.sh <output-path>
+# Builds the Objective-C forwarding proxy, a shared library, with gcc's Objective-C and GNUstep Base; does
+# nothing when the library is newer than its source and this script.
+#   usage: Benchmarks/objc/build.sh <output-path.so>
 # Exits 3, saying how to install them, when the toolchain is missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -10,7 +11,11 @@ if ! command -v gnustep-config >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>
     echo "the Objective-C peer needs gcc's Objective-C and GNUstep Base: apt-get install gobjc libgnustep-base-dev" >&2
     exit 3
 fi
+if [ "$output" -nt "$here/ForwardingProxy.m" ] && [ "$output" -nt "$0" ]; then
+    exit 0
+fi
 mkdir -p "$(dirname "$output")"
 # shellcheck disable=SC2046
-gcc -O2 -std=gnu11 $(gnustep-config --objc-flags) -w -o "$output.tmp" "$here/ForwardingProxy.m" $(gnustep-config --base-libs) -lm
+gcc -O2 -std=gnu11 -shared -fPIC $(gnustep-config --objc-flags) -w -o "$output.tmp" "$here/ForwardingProxy.m" \
+    $(gnustep-config --base-libs)
 mv "$output.tmp" "$output"

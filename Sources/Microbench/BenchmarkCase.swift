@@ -33,13 +33,18 @@ public struct BenchmarkCase {
     /// and returns how many bytes the heap grew by per unit (reported as
     /// `heap_bytes_per_unit`); `nil` for other cases.
     public var heapGrowthPerUnit: (() -> Double)?
+    /// Whether the counters describe the case: `false` for code whose
+    /// reference counting is not Swift's (an Objective-C peer), so that its
+    /// rows leave the counter columns empty rather than show zeros.
+    public var isCounted: Bool
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int,
-        deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil,
+        deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil, isCounted: Bool = true,
         setUp: @escaping () -> (_ iterations: Int) -> Void
     ) {
         self.heapGrowthPerUnit = heapGrowthPerUnit
+        self.isCounted = isCounted
         self.benchmark = benchmark
         self.strategy = strategy
         self.message = message
@@ -51,13 +56,13 @@ public struct BenchmarkCase {
 
     /// A case named `id`.
     public init(
-        _ id: CaseID, deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil,
+        _ id: CaseID, deliveriesPerOperation: Int, heapGrowthPerUnit: (() -> Double)? = nil, isCounted: Bool = true,
         setUp: @escaping () -> (_ iterations: Int) -> Void
     ) {
         self.init(
             benchmark: id.benchmark, strategy: id.strategy, message: id.message, width: id.width,
             responders: id.responders, deliveriesPerOperation: deliveriesPerOperation,
-            heapGrowthPerUnit: heapGrowthPerUnit, setUp: setUp)
+            heapGrowthPerUnit: heapGrowthPerUnit, isCounted: isCounted, setUp: setUp)
     }
 
     /// The case's identity.

@@ -78,7 +78,7 @@ public struct Runner {
         }
         return cases.indices.map { index in
             var counts: CountsPerOperation?
-            if Counters.areAvailable && configuration.countingIterations > 0 {
+            if Counters.areAvailable && configuration.countingIterations > 0 && cases[index].isCounted {
                 counts = Self.countsPerOperation(of: bodies[index], iterations: configuration.countingIterations)
             }
             return CaseMeasurement(

@@ -35,6 +35,56 @@ struct SelectorForwardingTests {
         #expect(log.deliveries.filter { $0.message == .didEndDragging }.allSatisfy { $0.detail == "true" })
     }
 
+    @Test("answers kept by the caller are not changed by later forwards, of any length")
+    func keptAnswersStay() throws {
+        let (multiplexer, probes) = makeMultiplexer()
+        probes[0].zoomAnswer = SilentTarget()
+        let three = try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView])
+        let two = try multiplexer.forward("viewForZoomingInScrollView:", arguments: [scrollView])
+        let again = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
+        #expect(three.count == 3 && three.allSatisfy { $0 is Void })
+        #expect(two.count == 2 && two[0] as AnyObject? === probes[0].zoomAnswer && two[1] == nil)
+        #expect(again.map { $0 as? Bool } == [true, true])
+    }
+
+    @Test("answers let go of are reused for the next forward, longer or shorter, without stale answers")
+    func reusedAnswers() throws {
+        let (multiplexer, probes) = makeMultiplexer()
+        weak var view: SilentTarget?
+        do {
+            let zoom = SilentTarget()
+            view = zoom
+            probes[2].zoomAnswer = zoom
+        }
+        for _ in 0..<3 {
+            #expect(try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView]).count == 3)
+            let views = try multiplexer.forward("viewForZoomingInScrollView:", arguments: [scrollView])
+            #expect(views.count == 2 && views[0] == nil && views[1] as AnyObject? === view)
+            #expect(try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView]).map { $0 as? Bool }
+                == [true, true])
+        }
+        probes[2].zoomAnswer = nil
+        _ = try multiplexer.forward("viewForZoomingInScrollView:", arguments: [scrollView])
+        _ = try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView])
+        #expect(view == nil, "an answer written over is released")
+    }
+
+    @Test("a forward nested in a target's callback gets its own answers")
+    func nestedForward() throws {
+        let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
+        let outer = Probe(0, log: log, responders: Set(ScrollViewMessage.allCases))
+        let inner = Probe(1, log: log, responders: Set(ScrollViewMessage.allCases))
+        multiplexer.add(outer)
+        multiplexer.add(inner)
+        var nested: [Any?] = []
+        outer.onDidScroll = { [scrollView] _ in
+            nested = (try? multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])) ?? []
+        }
+        let answers = try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView])
+        #expect(answers.count == 2 && answers.allSatisfy { $0 is Void })
+        #expect(nested.map { $0 as? Bool } == [true, true])
+    }
+
     @Test("responds(toSelector:) reflects the registered targets")
     func respondsToSelector() {
         let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()

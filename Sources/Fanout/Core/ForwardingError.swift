@@ -32,18 +32,21 @@ internal struct ArgumentList {
     @usableFromInline let values: [Any]
     @usableFromInline let selector: String
 
-    @usableFromInline
-    init(_ values: [Any], selector: String, expecting types: [Any.Type]) throws(ForwardingError) {
-        guard values.count == types.count else {
+    /// Checks the count; `types`, the expected argument types, are only
+    /// built for the error, so that a call with the right count allocates
+    /// nothing here.
+    @inlinable
+    init(_ values: [Any], selector: String, count: Int, types: () -> [Any.Type]) throws(ForwardingError) {
+        guard values.count == count else {
             throw .wrongArgumentCount(
-                selector: selector, expected: types.count, actual: values.count,
-                expectedTypes: types.map { String(reflecting: $0) })
+                selector: selector, expected: count, actual: values.count,
+                expectedTypes: types().map { String(reflecting: $0) })
         }
         self.values = values
         self.selector = selector
     }
 
-    @usableFromInline
+    @inlinable
     func value<T>(at position: Int, as type: T.Type) throws(ForwardingError) -> T {
         guard let value = values[position] as? T else {
             throw .wrongArgumentType(

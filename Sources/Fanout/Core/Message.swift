@@ -24,6 +24,47 @@ public protocol MessageProtocol<Schema> {
     /// - Throws: ``ForwardingError`` naming the selector and what was expected
     ///   when the count or a type is wrong.
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
+
+    /// The function that forwards this message as
+    /// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does: it unpacks
+    /// the arguments and sends the message to every handler the strategy
+    /// bound for it, in order, and makes `answers` (whose storage it may
+    /// reuse) one answer per handler (an optional answer that is `nil` reads
+    /// as `nil`). A strategy asks for it once, when
+    /// it is made, so that forwarding opens no existential.
+    var forwarder: MessageForwarder { get }
+}
+
+/// Forwards one message: unpacks `arguments`, calls the handlers a strategy
+/// bound for the message (`handlers`, opaque to callers), and replaces the
+/// contents of `answers` with their answers. See ``MessageProtocol/forwarder``.
+public typealias MessageForwarder =
+    (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws(ForwardingError) -> Void
+
+extension MessageProtocol {
+    /// The general forwarder, for conformances other than ``Message`` (which
+    /// forwards through code specialized for its types): each answer is cast
+    /// at run time to see whether it is an optional to unwrap.
+    public var forwarder: MessageForwarder {
+        { arguments, handlers, answers throws(ForwardingError) in
+            ClosureList.forward(try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional)
+        }
+    }
+}
+
+/// `value`, or the value it wraps when it is a boxed `Optional`, so that a
+/// `nil` answer reads as `nil` in `[Any?]`.
+private func flattenOptional(_ value: Any) -> Any? {
+    guard let optional = value as? any OptionalProtocol else { return value }
+    return optional.wrapped
+}
+
+private protocol OptionalProtocol {
+    var wrapped: Any? { get }
+}
+
+extension Optional: OptionalProtocol {
+    fileprivate var wrapped: Any? { self.map { flattenOptional($0) } ?? nil }
 }
 
 /// A descriptor of one message of a delegate protocol: its name and how to
@@ -55,17 +96,43 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
+    /// Unpacks the arguments and calls the closures of a ``ClosureList`` of
+    /// this signature, boxing the answers: `forward`'s whole delivery, made
+    /// where the descriptor's types are concrete, so that it runs specialized
+    /// code as the typed dispatch does.
+    public let forwarder: MessageForwarder
+
     @inlinable
     internal init(
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
-        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
+        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        forwarder: @escaping MessageForwarder
     ) {
         self.key = key
         self.body = body
         self.binder = binder
         self.unpacker = unpacker
+        self.forwarder = forwarder
+    }
+
+    /// A descriptor whose forwarder unpacks with `unpacker` and boxes answers
+    /// as `Boxing` says: as they are, or unwrapping an optional, decided by
+    /// the public initializer where the answer's type is concrete, so that no
+    /// answer is cast at run time (Documentation/Findings.md, 18).
+    @inlinable
+    internal init<Boxing: AnswerBoxing>(
+        key: Schema.Key,
+        body: @escaping (Schema.Target, Arguments) -> Result,
+        binder: @escaping (Schema.Target) -> (Arguments) -> Result,
+        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        boxing: Boxing.Type
+    ) where Boxing.Answer == Result {
+        let selector = key.rawValue
+        self.init(key: key, body: body, binder: binder, unpacker: unpacker) { arguments, handlers, answers throws(ForwardingError) in
+            ClosureList.forward(try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box)
+        }
     }
 
     /// Sends the message to one target.
@@ -111,7 +178,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         // in the two-argument initializer, where `Arguments == (A, B)`, the
         // literal would take the pair as two values, and storing it would
         // need a reabstraction thunk, one more call per delivery (measured).
-        Message(key: key, body: body, binder: bound, unpacker: unpacker)
+        Message(key: key, body: body, binder: bound, unpacker: unpacker, forwarder: forwarder)
     }
 
     /// Unpacks dynamically typed arguments.
@@ -123,42 +190,114 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 }
 
+// The initializers for optional answers are preferred where they apply, so
+// that `forward` unwraps an optional answer without a cast at run time; the
+// general ones are marked as disfavoured for that.
 extension Message {
     /// Describes a message with no arguments besides the target.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result) where Arguments == Void {
-        self.init(
-            key: key, body: { target, _ in body(target) }, binder: { target in { _ in body(target) } }
-        ) { arguments, selector throws(ForwardingError) in
-            _ = try ArgumentList(arguments, selector: selector, expecting: [])
-        }
+        self.init(key, noArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with one argument.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result) {
+        self.init(key, oneArgument: body, boxing: AnswerAsIs<Result>.self)
+    }
+
+    /// Describes a message with two arguments.
+    @inlinable @_disfavoredOverload
+    public init<A, B>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result) where Arguments == (A, B) {
+        self.init(key, twoArguments: body, boxing: AnswerAsIs<Result>.self)
+    }
+
+    /// Describes a message with no arguments besides the target and an
+    /// optional answer; `forward` reads a `nil` answer as `nil`.
+    @inlinable
+    public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result)
+    where Arguments == Void, Result == Wrapped? {
+        self.init(key, noArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+    }
+
+    /// Describes a message with one argument and an optional answer;
+    /// `forward` reads a `nil` answer as `nil`.
+    @inlinable
+    public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result)
+    where Result == Wrapped? {
+        self.init(key, oneArgument: body, boxing: AnswerUnwrapped<Wrapped>.self)
+    }
+
+    /// Describes a message with two arguments and an optional answer;
+    /// `forward` reads a `nil` answer as `nil`.
+    @inlinable
+    public init<A, B, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result)
+    where Arguments == (A, B), Result == Wrapped? {
+        self.init(key, twoArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+    }
+}
+
+extension Message {
+    // The shapes of message, each with the way `forward` boxes its answers.
+
+    @inlinable
+    internal init<Boxing: AnswerBoxing>(
+        _ key: Schema.Key, noArguments body: @escaping (Schema.Target) -> Result, boxing: Boxing.Type
+    ) where Arguments == Void, Boxing.Answer == Result {
+        self.init(
+            key: key, body: { target, _ in body(target) }, binder: { target in { _ in body(target) } },
+            unpacker: { arguments, selector throws(ForwardingError) in
+                _ = try ArgumentList(arguments, selector: selector, count: 0) { [] }
+            }, boxing: boxing)
+    }
+
+    @inlinable
+    internal init<Boxing: AnswerBoxing>(
+        _ key: Schema.Key, oneArgument body: @escaping (Schema.Target, Arguments) -> Result, boxing: Boxing.Type
+    ) where Boxing.Answer == Result {
         // Wrapped rather than stored as is: storing `body` directly makes the
         // compiler insert a reabstraction thunk that passes the target
         // indirectly, which costs a retain and a release per delivery.
         self.init(
             key: key, body: { target, arguments in body(target, arguments) },
-            binder: { target in { arguments in body(target, arguments) } }
-        ) { arguments, selector throws(ForwardingError) in
-            let list = try ArgumentList(arguments, selector: selector, expecting: [Arguments.self])
-            return try list.value(at: 0, as: Arguments.self)
-        }
+            binder: { target in { arguments in body(target, arguments) } },
+            unpacker: { arguments, selector throws(ForwardingError) in
+                let list = try ArgumentList(arguments, selector: selector, count: 1) { [Arguments.self] }
+                return try list.value(at: 0, as: Arguments.self)
+            }, boxing: boxing)
     }
 
-    /// Describes a message with two arguments.
     @inlinable
-    public init<A, B>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result) where Arguments == (A, B) {
+    internal init<A, B, Boxing: AnswerBoxing>(
+        _ key: Schema.Key, twoArguments body: @escaping (Schema.Target, A, B) -> Result, boxing: Boxing.Type
+    ) where Arguments == (A, B), Boxing.Answer == Result {
         self.init(
             key: key, body: { target, arguments in body(target, arguments.0, arguments.1) },
-            binder: { target in { arguments in body(target, arguments.0, arguments.1) } }
-        ) {
-            arguments, selector throws(ForwardingError) in
-            let list = try ArgumentList(arguments, selector: selector, expecting: [A.self, B.self])
-            return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
-        }
+            binder: { target in { arguments in body(target, arguments.0, arguments.1) } },
+            unpacker: { arguments, selector throws(ForwardingError) in
+                let list = try ArgumentList(arguments, selector: selector, count: 2) { [A.self, B.self] }
+                return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
+            }, boxing: boxing)
     }
+}
+
+/// How `forward` boxes the answers of one message into `Any?`.
+@usableFromInline
+internal protocol AnswerBoxing {
+    associatedtype Answer
+    static func box(_ answer: Answer) -> Any?
+}
+
+/// Answers boxed as they are.
+@usableFromInline
+internal enum AnswerAsIs<Answer>: AnswerBoxing {
+    @inlinable @inline(__always)
+    static func box(_ answer: Answer) -> Any? { answer }
+}
+
+/// Optional answers unwrapped, so that a `nil` answer reads as `nil`.
+@usableFromInline
+internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
+    @inlinable @inline(__always)
+    static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }

@@ -56,7 +56,10 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Whether any registered target responds to `key`.
     ///
     /// - Complexity: O(1).
-    internal func responds(to key: Schema.Key) -> Bool { responderCounts[key.ordinal] > 0 }
+    internal func responds(to key: Schema.Key) -> Bool { responds(toOrdinal: key.ordinal) }
+
+    /// Whether any registered target responds to the message at `ordinal`.
+    internal func responds(toOrdinal ordinal: Int) -> Bool { responderCounts[ordinal] > 0 }
 
     /// Appends a registration.
     ///

@@ -49,6 +49,18 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
+    /// The ordinal of every selector, for messages named at run time: one
+    /// hash of the name and one probe, whatever the number of messages.
+    internal let ordinals: SelectorTable
+
+    /// Every message's forwarder, by ordinal, asked of its descriptor once.
+    internal let forwarders: ContiguousArray<MessageForwarder>
+
+    /// The answers array `forward` returned last, kept so that the next call
+    /// can reuse its storage once the caller has let go of it.
+    @exclusivity(unchecked)
+    internal var answersBuffer: [Any?] = []
+
     @usableFromInline
     internal var table = RegistrationTable<Schema, Void>()
 
@@ -56,7 +68,16 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     internal let confinement = ThreadConfinement()
 
     /// An empty storage.
-    public init() {}
+    public init() {
+        let names = selectors.map(\.name)
+        ordinals = SelectorTable(names)
+        var forwarders = [MessageForwarder?](repeating: nil, count: names.count)
+        for message in Schema.messages { forwarders[message.key.ordinal] = message.forwarder }
+        self.forwarders = ContiguousArray(forwarders.enumerated().map { ordinal, forwarder in
+            guard let forwarder else { preconditionFailure("\(Schema.self).messages has no descriptor for '\(names[ordinal])'") }
+            return forwarder
+        })
+    }
 
     func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
@@ -81,11 +102,11 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     /// Whether any registered target responds to the message named `selector`;
     /// `false` for a selector the protocol does not have.
     ///
-    /// - Complexity: O(*k*), where *k* is the number of messages (the selector
-    ///   is compared with each message's).
+    /// - Complexity: O(*s*) for a selector of *s* characters, whatever the
+    ///   number of messages (one hash and one probe).
     public func responds(toSelector selector: String) -> Bool {
-        guard let key = Schema.Key(selector: selector) else { return false }
-        return responds(to: key)
+        guard let ordinal = ordinals.ordinal(of: selector) else { return false }
+        return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
     /// Looks up the handlers for `message` by its selector and calls them in
@@ -129,44 +150,25 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     /// - Returns: One answer per responding target; empty when none responds.
     /// - Throws: ``ForwardingError`` naming the selector and what was expected,
     ///   when the protocol has no such message or the arguments do not match.
-    /// - Complexity: O(*k* + *a* + *r*), where *k* is the number of messages
-    ///   (the selector is compared with each), *a* the number of arguments and
-    ///   *r* the number of targets that respond.
+    /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a*
+    ///   arguments and *r* responding targets: the selector is hashed once and
+    ///   found in one probe, whatever the number of messages.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        let message = try Schema.message(forSelector: selector)
-        // The registered selector, as a typed dispatch uses: the same list
-        // whatever the spelling of the lookup, and no hash of `selector`.
-        return try Self.invoke(message, with: arguments, on: handlers[selectors[message.key.ordinal]])
-    }
-
-    /// Unpacks `arguments` for `message` and calls every handler in `slot`.
-    private static func invoke<M: MessageProtocol<Schema>>(
-        _ message: M, with arguments: [Any], on slot: ClosureListBase?
-    ) throws(ForwardingError) -> [Any?] {
-        let unpacked = try message.unpack(arguments)
-        guard let snapshot = ClosureList<M.Arguments, M.Result>.snapshot(of: slot) else { return [] }
-        var answers: [Any?] = []
-        ClosureList.deliver(unpacked, to: snapshot) { answer in
-            answers.append(flattenOptional(answer))
-            return true
+        guard let ordinal = ordinals.ordinal(of: selector) else {
+            throw .unrecognizedSelector(selector, known: ordinals.names)
         }
+        // The registered selector, as a typed dispatch uses: its name shares
+        // storage with the dictionary's key, so the probe compares no characters.
+        // The last answers array, reused: once its caller has let go of it,
+        // the new answers are written over the old ones in place, with no
+        // allocation (Documentation/Findings.md, 18). Taken out for the call,
+        // so that a nested `forward` makes its own.
+        var answers: [Any?] = []
+        swap(&answers, &answersBuffer)
+        try forwarders[ordinal](arguments, handlers[selectors[ordinal]], &answers)
+        answersBuffer = answers
         return answers
     }
-}
-
-/// `value`, or the value it wraps when it is a boxed `Optional`, so that a
-/// `nil` answer reads as `nil` in `[Any?]`.
-private func flattenOptional(_ value: Any) -> Any? {
-    guard let optional = value as? any OptionalProtocol else { return value }
-    return optional.wrapped
-}
-
-private protocol OptionalProtocol {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalProtocol {
-    fileprivate var wrapped: Any? { self.map { flattenOptional($0) } ?? nil }
 }
