@@ -63,30 +63,65 @@ def main(argv):
             rows = list(csv.DictReader(handle))
     except OSError as error:
         fail(f"{path}: {error.strerror}", 1)
-    cells = {}
-    for row in rows:
-        if row.get("benchmark") == "dispatch" and row.get("message") == "didScroll" and row.get("width") == str(width):
-            cells[(row["strategy"], int(row["responders"]))] = row
+    index = {(r["benchmark"], r["strategy"], r["message"], int(r["width"]), int(r["responders"])): r for r in rows}
 
-    def cell(strategy, responders):
-        row = cells.get((strategy, responders))
-        if row is None:
-            fail(f"{path}: no dispatch/{strategy}/didScroll/{width}/{responders} row", 1)
-        return row
+    def row(benchmark, strategy, message, w, responders, required=True):
+        found = index.get((benchmark, strategy, message, w, responders))
+        if found is None and required:
+            fail(f"{path}: no {benchmark}/{strategy}/{message}/{w}/{responders} row", 1)
+        return found
 
-    commits = sorted({row["commit"] for row in cells.values()})
-    print(f"| need | strategy | ns per delivery at width {width} (× `existentialArray`) | caveat |")
+    def ns(r):
+        return float(r["ns_per_delivery"])
+
+    print(f"| need | strategy | ns per delivery at width {width}: warm (× `existentialArray`) · cold | caveat |")
     print("|---|---|---|---|")
     for need, strategy, divisor, caveat in ROWS:
         responders = width // divisor
-        row = cell(strategy, responders)
-        reference = cell("existentialArray", responders)
-        ns = float(row["ns_per_delivery"])
-        ratio = ns / float(reference["ns_per_delivery"])
-        sparse = f", {responders} of {width} respond" if divisor > 1 else ""
+        warm = row("dispatch", strategy, "didScroll", width, responders)
+        reference = row("dispatch", "existentialArray", "didScroll", width, responders)
         name = "lifetimeBound" if strategy.startswith("lifetimeBound") else strategy
-        print(f"| {need} | `{name}` | {ns:.1f} ({ratio:.2f}×{sparse}) | {caveat} |")
-    print(f"\n(didScroll, median; `scripts/guide.py {path}` at commit {', '.join(commits)})")
+        cold = row("cold", name, "didScroll", width, responders, required=False)
+        cold_text = f" · {ns(cold):.0f}" if cold else ""
+        if cold and cold.get("cache_misses_per_delivery"):
+            cold_text += f" ({float(cold['cache_misses_per_delivery']):.1f} lines)"
+        sparse = f", {responders} of {width} respond" if divisor > 1 else ""
+        print(f"| {need} | `{name}` | {ns(warm):.1f} ({ns(warm) / ns(reference):.2f}×{sparse}){cold_text} | {caveat} |")
+
+    claims = []
+    forward = row("forward", "selectorDictionary", "didScroll", width, width, required=False)
+    typed = row("dispatch", "selectorDictionary", "didScroll", width, width)
+    objc = row("dispatch", "objcForwardInvocation", "didScroll", width, width, required=False)
+    if forward:
+        text = (f"- **Forwarding by name** (`forward(_:arguments:)`): {ns(forward):.1f} ns per delivery at width {width},"
+                f" {ns(forward) / ns(typed):.1f}× the typed dispatch")
+        if objc:
+            text += f"; Objective-C `forwardInvocation:` on GNUstep {ns(objc):.0f} ns ({ns(objc) / ns(forward):.0f}× slower)"
+        claims.append(text + ".")
+    strong = row("cold", "existentialArray", "didScroll", width, width, required=False)
+    weak = row("cold", "weakArray", "didScroll", width, width, required=False)
+    if strong and weak:
+        claims.append(f"- **Cold caches** (flushed before each message): `existentialArray` {ns(strong):.0f} ns per delivery,"
+                      f" `weakArray` {ns(weak):.0f} ns, against {ns(row('dispatch', 'existentialArray', 'didScroll', width, width)):.1f}"
+                      f" and {ns(row('dispatch', 'weakArray', 'didScroll', width, width)):.1f} warm.")
+    shares = []
+    for strategy in ("existentialArray", "weakArray"):
+        bare = row("work", strategy, "0ns", 16, 16, required=False)
+        loaded = row("work", strategy, "1000ns", 16, 16, required=False)
+        if bare and loaded:
+            shares.append(f"`{strategy}` {100 * ns(bare) / ns(loaded):.1f} %")
+    if shares:
+        claims.append("- **With real work** (1 µs per callback, 16 targets, warm), dispatch is " + ", ".join(shares)
+                      + " of each delivery: below a few hundred targets the choice matters only for weak references.")
+    contention = [r for r in rows if r["benchmark"] == "contention"]
+    if contention:
+        claims.append("- **Threads**: `concurrent` " + ", ".join(
+            f"{r['message']} {ns(r):.1f} ns" for r in contention) + f" per delivery (width {contention[0]['width']}).")
+    if claims:
+        print()
+        print("\n".join(claims))
+    commits = sorted({r["commit"] for r in rows})
+    print(f"\n(didScroll, medians; printed by `scripts/guide.py {path}` from the run at {', '.join(commits)})")
 
 
 if __name__ == "__main__":

@@ -226,8 +226,72 @@ def bars(rows, spec, style):
     return fig
 
 
+def cold_vs_warm(rows, spec, style):
+    """Per strategy, ns per delivery cold and warm by width; cache lines per delivery beside."""
+    p = spec["parameters"]
+    cold = dense(rows, p["benchmark"])
+    if not cold:
+        return None
+    warm = {(r["strategy"], r["width"]): r["ns_per_delivery"] for r in dense(rows, p["warm"]) if r["message"] == p["message"]}
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+    for name in ordered(r["strategy"] for r in cold):
+        points = sorted((r["width"], r["ns_per_delivery"]) for r in cold if r["strategy"] == name)
+        if len(points) < 2:
+            continue
+        axes[0].plot(*zip(*points), label=f"{name} cold", **style(name))
+        hot = [(w, warm[(name, w)]) for w, _ in points if (name, w) in warm]
+        if len(hot) > 1:
+            axes[0].plot(*zip(*hot), **{**style(name), "linestyle": ":", "marker": None, "alpha": 0.6})
+        lines = sorted((r["width"], float(r["cache_misses_per_delivery"])) for r in cold
+                       if r["strategy"] == name and r.get("cache_misses_per_delivery") not in ("", None))
+        if len(lines) > 1:
+            axes[1].plot(*zip(*lines), label=name, **style(name))
+    log_axes(axes[0], "fan-out width (targets, all responding)", "ns per delivery (median)",
+             "cold (solid) and warm (dotted)", 7)
+    axes[1].set_xscale("log", base=2)
+    axes[1].set_xlabel("fan-out width (targets, all responding)")
+    axes[1].set_ylabel("last-level data misses per delivery")
+    axes[1].set_title("cache lines missed per delivery (callgrind cache simulation)")
+    axes[1].grid(True, which="both", alpha=0.3)
+    if axes[1].lines:
+        axes[1].legend(fontsize=7)
+    return fig
+
+
+def work_overhead(rows, spec, style):
+    """Dispatch-only time (no work) over time with work, per delivery, against the work per callback."""
+    p = spec["parameters"]
+    panels = [b for b in (p["warm"], p["cold"]) if any(r["benchmark"] == b for r in rows)]
+    if not panels:
+        return None
+    widths = ordered(r["width"] for r in rows if r["benchmark"] == panels[0])
+    fig, axes = plt.subplots(len(panels), len(widths), figsize=(4.5 * len(widths), 4 * len(panels)), squeeze=False)
+    for i, benchmark in enumerate(panels):
+        subset = [r for r in rows if r["benchmark"] == benchmark]
+        for j, width in enumerate(widths):
+            ax = axes[i][j]
+            for name in ordered(r["strategy"] for r in subset):
+                by_work = {int(r["message"][:-2]): r for r in subset if r["strategy"] == name and r["width"] == width}
+                if 0 not in by_work:
+                    continue
+                bare = by_work[0]["ns_per_delivery"]
+                points = sorted((w, 100 * bare / r["ns_per_delivery"]) for w, r in by_work.items() if w > 0)
+                if points:
+                    ax.plot(*zip(*points), label=name, **style(name))
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("work per callback (ns, nominal)")
+            ax.set_ylabel("dispatch share of a delivery (%)")
+            ax.set_title(f"{benchmark}, width {width}")
+            ax.grid(True, which="both", alpha=0.3)
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7)
+    return fig
+
+
 KINDS = {"lines-by-message": lines_by_message, "counters": counters, "ratio-heatmap": ratio_heatmap,
-         "overlay": overlay, "setup": setup, "bars": bars}
+         "overlay": overlay, "setup": setup, "bars": bars, "cold-vs-warm": cold_vs_warm,
+         "work-overhead": work_overhead}
 
 
 def main(argv):

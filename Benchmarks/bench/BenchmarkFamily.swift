@@ -32,6 +32,8 @@ enum BenchmarkFamilies {
         PeerFamily.self,
         ObjCPeerFamily.self,
         ForwardFamily.self,
+        ColdFamily.self,
+        WorkFamily.self,
         SetupFamily.self,
         EndToEndFamily.self,
         ChainFamily.self,

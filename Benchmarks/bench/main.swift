@@ -33,6 +33,8 @@ case .baseline:
     Gate.baseline(options, filter: selection.filter)
 case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter))
+case .cacheMisses:
+    CacheMissPass().run(selection.cases().filter(ColdFamily.countsCacheMisses))
 case .list:
     let names = selection.names()
     guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }
@@ -55,7 +57,8 @@ case .run:
         note("warning: built without counting hooks; counter columns are empty")
     }
     let start = MonotonicClock.now()
-    let rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    rows = countCacheMisses(of: cases, in: rows)
     let seconds = Double(MonotonicClock.now() - start) / 1e9
     let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
     do {
@@ -73,4 +76,29 @@ case .run:
     case .json: print(Report.json(rows), terminator: "")
     }
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
+}
+
+/// The cold cases' cache-line counts (``CacheMissPass``): this executable
+/// again, under callgrind's cache simulation, with the same selection; the
+/// rows are returned without them, and a note printed, when it cannot run.
+func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
+    let cold = cases.filter(ColdFamily.countsCacheMisses)
+    guard !cold.isEmpty else { return rows }
+    let pass = CacheMissPass()
+    let arguments = ["cache-misses"] + CommandLine.arguments.dropFirst().filter { $0 != "run" }
+    if options.showsProgress { note("counting the cold cases' cache misses under callgrind (\(cold.count) cases)") }
+    switch pass.measure(caseNames: cold.map(\.name), arguments: arguments) {
+    case .success(let misses):
+        let deliveries = Dictionary(uniqueKeysWithValues: cold.map { ($0.name, max($0.deliveriesPerOperation, 1)) })
+        return rows.map { row in
+            var row = row
+            if let count = misses[row.name], let perOperation = deliveries[row.name] {
+                row.cacheMissesPerDelivery = count / Double(perOperation)
+            }
+            return row
+        }
+    case .failure(let error):
+        note("warning: the cold cases' cache misses were not counted: \(error)")
+        return rows
+    }
 }

@@ -14,6 +14,8 @@ public struct BenchOptions: Equatable, Sendable {
         case baseline
         /// Internal: the gate's instruction pass, run under callgrind by `check`.
         case gateInstructions = "gate-instructions"
+        /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
+        case cacheMisses = "cache-misses"
     }
 
     /// What `bench` prints on standard output.

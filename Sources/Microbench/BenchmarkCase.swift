@@ -37,6 +37,12 @@ public struct BenchmarkCase {
     /// reference counting is not Swift's (an Objective-C peer), so that its
     /// rows leave the counter columns empty rather than show zeros.
     public var isCounted: Bool
+    /// For cold cases: builds the case's state and returns how to evict it
+    /// from the caches and the operation to time. Each sample then evicts,
+    /// untimed, and times one operation on its own. `nil` for warm cases.
+    public var coldSetUp: (() -> ColdBody)?
+    /// The timed samples of a cold case (its operations are timed one by one).
+    public var coldSamples = 0
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int,
@@ -65,6 +71,18 @@ public struct BenchmarkCase {
             heapGrowthPerUnit: heapGrowthPerUnit, isCounted: isCounted, setUp: setUp)
     }
 
+    /// A cold case named `id`: `samples` operations, each timed on its own
+    /// after `evict` has run untimed. Its counting pass runs the operation
+    /// warm, as other cases do.
+    public init(cold id: CaseID, deliveriesPerOperation: Int, samples: Int, setUp: @escaping () -> ColdBody) {
+        self.init(id, deliveriesPerOperation: deliveriesPerOperation) {
+            let body = setUp()
+            return { iterations in for _ in 0..<iterations { body.operation() } }
+        }
+        coldSetUp = setUp
+        coldSamples = samples
+    }
+
     /// The case's identity.
     public var id: CaseID {
         CaseID(benchmark: benchmark, strategy: strategy, message: message, width: width, responders: responders)
@@ -72,4 +90,16 @@ public struct BenchmarkCase {
 
     /// The case's name, which `--filter` matches: `benchmark/strategy/message/width/responders`.
     public var name: String { id.name }
+}
+
+/// What a cold case times: `operation`, after `evict` has put its memory out
+/// of the caches.
+public struct ColdBody {
+    public var evict: () -> Void
+    public var operation: () -> Void
+
+    public init(evict: @escaping () -> Void, operation: @escaping () -> Void) {
+        self.evict = evict
+        self.operation = operation
+    }
 }

@@ -60,18 +60,33 @@ public struct Runner {
     public func measure(
         _ cases: [BenchmarkCase], progress: (_ index: Int, _ fractionDone: Double) -> Void = { _, _ in }
     ) -> [CaseMeasurement] {
-        let bodies = cases.map { $0.setUp() }
-        let iterations = bodies.map { calibrate($0) }
+        let colds = cases.map { $0.coldSetUp?() }
+        let bodies = cases.indices.map { index in
+            colds[index].map { cold in { iterations in for _ in 0..<iterations { cold.operation() } } } ?? cases[index].setUp()
+        }
+        let iterations = cases.indices.map { colds[$0] == nil ? calibrate(bodies[$0]) : 1 }
+        let clockCost = colds.contains { $0 != nil } ? Self.clockCost() : 0
         let rounds = max(1, min(configuration.rounds, configuration.samples))
         var samples = [[Double]](repeating: [], count: cases.count)
         for round in 0..<rounds {
-            // Spread the samples evenly; earlier rounds take the remainder.
-            let share = configuration.samples / rounds + (round < configuration.samples % rounds ? 1 : 0)
             for index in cases.indices {
-                let body = bodies[index], count = iterations[index]
-                _ = time(body, count)  // re-warm caches after the other cases ran
-                for _ in 0..<share {
-                    samples[index].append(Double(time(body, count)) / Double(count))
+                // Spread the samples evenly; earlier rounds take the remainder.
+                let total = colds[index] == nil ? configuration.samples : cases[index].coldSamples
+                let share = total / rounds + (round < total % rounds ? 1 : 0)
+                if let cold = colds[index] {
+                    for _ in 0..<share {
+                        cold.evict()
+                        let start = MonotonicClock.now()
+                        cold.operation()
+                        let elapsed = MonotonicClock.now() - start
+                        samples[index].append(max(0, Double(elapsed) - clockCost))
+                    }
+                } else {
+                    let body = bodies[index], count = iterations[index]
+                    _ = time(body, count)  // re-warm caches after the other cases ran
+                    for _ in 0..<share {
+                        samples[index].append(Double(time(body, count)) / Double(count))
+                    }
                 }
                 progress(index, Double(round * cases.count + index + 1) / Double(rounds * cases.count))
             }
@@ -79,7 +94,8 @@ public struct Runner {
         return cases.indices.map { index in
             var counts: CountsPerOperation?
             if Counters.areAvailable && configuration.countingIterations > 0 && cases[index].isCounted {
-                counts = Self.countsPerOperation(of: bodies[index], iterations: configuration.countingIterations)
+                counts = Self.countsPerOperation(
+                    of: bodies[index], iterations: configuration.countingIterations(for: cases[index]))
             }
             return CaseMeasurement(
                 iterations: iterations[index], nanosecondsPerOperation: Summary(samples[index]),
@@ -91,6 +107,17 @@ public struct Runner {
     public static func countsPerOperation(of body: (Int) -> Void, iterations: Int) -> CountsPerOperation {
         let reading = Counters.count { body(iterations) }
         return CountsPerOperation(reading, iterations: iterations)
+    }
+
+    /// What reading the clock twice costs, in nanoseconds: the median of 1 001
+    /// back-to-back pairs, subtracted from each operation timed on its own.
+    public static func clockCost() -> Double {
+        var pairs: [Double] = []
+        for _ in 0..<1001 {
+            let start = MonotonicClock.now()
+            pairs.append(Double(MonotonicClock.now() - start))
+        }
+        return pairs.sorted()[pairs.count / 2]
     }
 
     /// Runs the body for the warm-up time, then finds the iterations that

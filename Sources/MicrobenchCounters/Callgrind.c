@@ -11,11 +11,13 @@
 int microbench_callgrind_available(void) { return 1; }
 int microbench_running_on_valgrind(void) { return RUNNING_ON_VALGRIND ? 1 : 0; }
 void microbench_callgrind_dump(const char *name) { CALLGRIND_DUMP_STATS_AT(name); }
+void microbench_callgrind_zero(void) { CALLGRIND_ZERO_STATS; }
 
 #else
 
 int microbench_callgrind_available(void) { return 0; }
 int microbench_running_on_valgrind(void) { return 0; }
 void microbench_callgrind_dump(const char *name) { (void)name; }
+void microbench_callgrind_zero(void) {}
 
 #endif

@@ -67,6 +67,8 @@ int microbench_built_with_sanitizer(void) { return 0; }
 int microbench_hooks_available(void) { return 0; }
 void microbench_counting_start(void) {}
 microbench_counts microbench_counting_stop(void) { microbench_counts none = {0, 0, 0, 0, 0}; return none; }
+void microbench_recording_start(void) {}
+size_t microbench_recording_stop(const microbench_block **blocks) { *blocks = 0; return 0; }
 
 #else
 
@@ -81,15 +83,23 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
-enum { UNRESOLVED = 1, COUNTING = 2 };
+enum { UNRESOLVED = 1, COUNTING = 2, RECORDING = 4 };
 
 // Bit UNRESOLVED until the real Swift entry points are looked up; bit COUNTING
-// while any thread counts. Zero is the fast path.
+// while any thread counts; bit RECORDING while any thread records its
+// allocations. Zero is the fast path.
 static int mode = UNRESOLVED;
 static int counting_threads = 0;
+static int recording_threads = 0;
 
 static __thread int thread_counts_calls = 0;
 static __thread microbench_counts thread_counts;
+
+// The blocks the thread allocated while recording (grown with __libc_realloc,
+// so that recording records nothing of its own).
+static __thread int thread_records = 0;
+static __thread microbench_block *thread_blocks = 0;
+static __thread size_t thread_block_count = 0, thread_block_capacity = 0;
 
 typedef void *(*object_fn)(void *);
 typedef void *(*object_n_fn)(void *, uint32_t);
@@ -141,6 +151,20 @@ static inline void count_allocation(size_t bytes) {
     }
 }
 
+static inline void record_block(void *pointer, size_t bytes) {
+    if (!thread_records || !pointer) return;
+    if (thread_block_count == thread_block_capacity) {
+        size_t capacity = thread_block_capacity ? thread_block_capacity * 2 : 1024;
+        microbench_block *grown = __libc_realloc(thread_blocks, capacity * sizeof(microbench_block));
+        if (!grown) return;
+        thread_blocks = grown;
+        thread_block_capacity = capacity;
+    }
+    thread_blocks[thread_block_count].start = pointer;
+    thread_blocks[thread_block_count].bytes = bytes;
+    thread_block_count += 1;
+}
+
 static inline void count_free(void) {
     if (thread_counts_calls) thread_counts.frees += 1;
 }
@@ -176,21 +200,49 @@ microbench_counts microbench_counting_stop(void) {
     return thread_counts;
 }
 
+void microbench_recording_start(void) {
+    thread_block_count = 0;
+    if (!thread_records) {
+        thread_records = 1;
+        if (__atomic_fetch_add(&recording_threads, 1, __ATOMIC_ACQ_REL) == 0)
+            __atomic_fetch_or(&mode, RECORDING, __ATOMIC_RELEASE);
+    }
+}
+
+size_t microbench_recording_stop(const microbench_block **blocks) {
+    if (thread_records) {
+        thread_records = 0;
+        if (__atomic_fetch_sub(&recording_threads, 1, __ATOMIC_ACQ_REL) == 1)
+            __atomic_fetch_and(&mode, ~RECORDING, __ATOMIC_RELEASE);
+    }
+    *blocks = thread_blocks;
+    return thread_block_count;
+}
+
 // MARK: - Allocator
 
 void *malloc(size_t size) {
-    if (!LIKELY_FAST) count_allocation(size);
-    return __libc_malloc(size);
+    if (LIKELY_FAST) return __libc_malloc(size);
+    count_allocation(size);
+    void *pointer = __libc_malloc(size);
+    record_block(pointer, size);
+    return pointer;
 }
 
 void *calloc(size_t count, size_t size) {
-    if (!LIKELY_FAST) count_allocation(count * size);
-    return __libc_calloc(count, size);
+    if (LIKELY_FAST) return __libc_calloc(count, size);
+    count_allocation(count * size);
+    void *pointer = __libc_calloc(count, size);
+    record_block(pointer, count * size);
+    return pointer;
 }
 
 void *realloc(void *pointer, size_t size) {
-    if (!LIKELY_FAST) count_allocation(size);
-    return __libc_realloc(pointer, size);
+    if (LIKELY_FAST) return __libc_realloc(pointer, size);
+    count_allocation(size);
+    void *moved = __libc_realloc(pointer, size);
+    record_block(moved, size);
+    return moved;
 }
 
 int posix_memalign(void **result, size_t alignment, size_t size) {
@@ -198,13 +250,17 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
     if (alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) return EINVAL;
     void *pointer = __libc_memalign(alignment, size);
     if (!pointer) return ENOMEM;
+    if (!LIKELY_FAST) record_block(pointer, size);
     *result = pointer;
     return 0;
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
-    if (!LIKELY_FAST) count_allocation(size);
-    return __libc_memalign(alignment, size);
+    if (LIKELY_FAST) return __libc_memalign(alignment, size);
+    count_allocation(size);
+    void *pointer = __libc_memalign(alignment, size);
+    record_block(pointer, size);
+    return pointer;
 }
 
 void free(void *pointer) {

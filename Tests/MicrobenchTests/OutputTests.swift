@@ -18,7 +18,7 @@ private func sampleRows() -> [ResultRow] {
             benchmark: "dispatch", strategy: "floor", message: "viewForZooming", width: 1, responders: 1,
             samples: 3, iterations: 1, nanosecondsPerOperationMedian: 1, nanosecondsPerOperationP10: 1,
             nanosecondsPerOperationP90: 1, nanosecondsPerOperationMinimum: 1, nanosecondsPerDelivery: 1,
-            deliveriesPerSecond: 1e9, counts: nil, relativeSpread: 0, heapBytesPerUnit: 56.25, metadata: metadata),
+            deliveriesPerSecond: 1e9, counts: nil, relativeSpread: 0, heapBytesPerUnit: 56.25, cacheMissesPerDelivery: 2.8125, metadata: metadata),
     ]
 }
 
@@ -68,8 +68,8 @@ struct OutputTests {
     @Test("a malformed CSV names the file and the line", arguments: [
         ("", "results.csv:1: empty file"),
         ("benchmark,strategy\n", "results.csv:1: header must be"),
-        ("HEADER\ndispatch,floor\n", "results.csv:2: expected 25 fields, got 2"),
-        ("HEADER\nROW\nROW\ndispatch,floor,didScroll,x" + String(repeating: ",1", count: 21) + "\n",
+        ("HEADER\ndispatch,floor\n", "results.csv:2: expected 26 fields, got 2"),
+        ("HEADER\nROW\nROW\ndispatch,floor,didScroll,x" + String(repeating: ",1", count: 22) + "\n",
          "results.csv:4: column width must be an integer, got 'x'"),
         ("HEADER\n\"unterminated\n", "results.csv:2: unterminated quoted field"),
     ])

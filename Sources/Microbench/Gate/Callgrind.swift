@@ -17,6 +17,39 @@ public enum Callgrind {
         label.withCString { microbench_callgrind_dump($0) }
     }
 
+    /// Zeroes the costs counted since the previous dump, without a dump.
+    public static func zero() { microbench_callgrind_zero() }
+
+    /// The label and every event total (`Ir`, and with `--cache-sim=yes`
+    /// `D1mr`, `DLmr` …) of one dump file's text, from its `events:` and
+    /// `summary:` lines; `nil` for a dump no client request triggered.
+    ///
+    /// - Throws: ``DumpError`` for a labelled dump without both lines, or
+    ///   whose lines disagree in length or hold a value that is not a number.
+    public static func parseEvents(_ text: String, file: String) throws(DumpError) -> (label: String, events: [String: UInt64])? {
+        let trigger = "desc: Trigger: Client Request: "
+        var label: String?, names: [Substring]?, values: [UInt64]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix(trigger) {
+                label = String(line.dropFirst(trigger.count))
+            } else if line.hasPrefix("events:") {
+                names = Array(line.split(separator: " ").dropFirst())
+            } else if line.hasPrefix("summary:") {
+                let fields = line.split(separator: " ").dropFirst()
+                let numbers = fields.compactMap { UInt64($0) }
+                guard numbers.count == fields.count else { throw DumpError(file: file, reason: "unreadable summary '\(line)'") }
+                values = numbers
+            }
+        }
+        guard let label else { return nil }
+        guard let names, let values else { throw DumpError(file: file, reason: "no events or summary in the dump of '\(label)'") }
+        // callgrind omits trailing zero events from the summary.
+        guard values.count <= names.count else { throw DumpError(file: file, reason: "more values than events") }
+        var events: [String: UInt64] = [:]
+        for (index, name) in names.enumerated() { events[String(name)] = index < values.count ? values[index] : 0 }
+        return (label, events)
+    }
+
     /// A dump that cannot be read as one labelled region.
     public struct DumpError: Error, Equatable, CustomStringConvertible {
         public var file: String
@@ -80,5 +113,49 @@ public enum Callgrind {
             }
         }
         return totals
+    }
+
+    /// Runs this executable again, with `arguments` (which make the child
+    /// measure under client requests), under `valgrind --tool=callgrind` with
+    /// `options`, and reads the dumps it wrote with `read`, given their
+    /// directory.
+    ///
+    /// The child runs a copy with its debug info stripped (valgrind 3.19
+    /// cannot read the debug info Swift 6.3 emits) and with
+    /// `SWIFT_DETERMINISTIC_HASHING=1`, so that dictionary probing is the same
+    /// in every run.
+    ///
+    /// - Returns: What `read` returns, or why the child could not run
+    ///   (valgrind missing, the binary built without `valgrind/callgrind.h`,
+    ///   the child failing) or `read` failed.
+    public static func runChild<Value>(
+        _ arguments: [String], options: [String],
+        read: (_ directory: String) throws(InstructionPass.EstimateError) -> Value
+    ) -> Result<Value, InstructionPass.EstimateError> {
+        guard isAvailable else {
+            return .failure(.init(description: "this binary was built without valgrind/callgrind.h: install valgrind, rebuild, and run again"))
+        }
+        guard let valgrind = Subprocess.find("valgrind") else {
+            return .failure(.init(description: "valgrind is not installed (apt-get install valgrind)"))
+        }
+        let files = FileManager.default
+        let directory = files.temporaryDirectory.appendingPathComponent("microbench-callgrind-\(getpid())").path
+        defer { try? files.removeItem(atPath: directory) }
+        do { try files.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            return .failure(.init(description: "cannot create \(directory): \(error)"))
+        }
+        let executable = directory + "/stripped"
+        let this = (try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let strip = Subprocess.run(Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
+        let program = strip.status == 0 ? executable : this
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+        let valgrindArguments = ["--tool=callgrind", "--callgrind-out-file=\(directory)/callgrind.out"] + options
+            + [program] + arguments
+        let result = Subprocess.run(valgrind, valgrindArguments, environment: environment)
+        guard result.status == 0 else {
+            return .failure(.init(description: "valgrind failed (status \(result.status)): \(result.standardError.suffix(2000))"))
+        }
+        do { return .success(try read(directory)) } catch { return .failure(error) }
     }
 }

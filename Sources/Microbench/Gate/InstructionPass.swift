@@ -98,39 +98,12 @@ public struct InstructionPass: Equatable, Sendable {
     ///   not be counted (valgrind missing, the binary built without
     ///   `valgrind/callgrind.h`, the child failing).
     public func measure(caseNames: [String], arguments: [String]) -> Result<[String: Double], EstimateError> {
-        guard Callgrind.isAvailable else {
-            return .failure(.init(description: "this binary was built without valgrind/callgrind.h: install valgrind, rebuild, and run again"))
-        }
-        guard let valgrind = Subprocess.find("valgrind") else {
-            return .failure(.init(description: "valgrind is not installed (apt-get install valgrind)"))
-        }
-        let files = FileManager.default
-        let directory = files.temporaryDirectory.appendingPathComponent("microbench-callgrind-\(getpid())").path
-        defer { try? files.removeItem(atPath: directory) }
-        do { try files.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            return .failure(.init(description: "cannot create \(directory): \(error)"))
-        }
-        let executable = directory + "/stripped"
-        let this = (try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let strip = Subprocess.run(Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
-        let program = strip.status == 0 ? executable : this
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        let valgrindArguments = [
-            "--tool=callgrind", "--callgrind-out-file=\(directory)/callgrind.out", "--dump-instr=no", "--dump-line=no",
-            program,
-        ] + arguments
-        let result = Subprocess.run(valgrind, valgrindArguments, environment: environment)
-        guard result.status == 0 else {
-            return .failure(.init(description: "valgrind failed (status \(result.status)): \(result.standardError.suffix(2000))"))
-        }
-        do {
-            let totals = try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out")
-            return .success(try instructionsPerOperation(of: caseNames, totals: totals))
-        } catch let error as EstimateError {
-            return .failure(error)
-        } catch {
-            return .failure(.init(description: "cannot read callgrind's dumps: \(error)"))
+        Callgrind.runChild(arguments, options: ["--dump-instr=no", "--dump-line=no"]) { directory throws(EstimateError) in
+            let totals: [String: UInt64]
+            do { totals = try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out") } catch {
+                throw EstimateError(description: "cannot read callgrind's dumps: \(error)")
+            }
+            return try instructionsPerOperation(of: caseNames, totals: totals)
         }
     }
 }

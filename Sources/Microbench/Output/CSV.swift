@@ -36,7 +36,7 @@ public enum CSV {
             number(row.deliveriesPerSecond), counts.map { number($0.mallocs) } ?? "",
             counts.map { number($0.bytes) } ?? "", counts.map { number($0.retains) } ?? "",
             counts.map { number($0.releases) } ?? "", number(row.relativeSpread),
-            row.heapBytesPerUnit.map(number) ?? "",
+            row.heapBytesPerUnit.map(number) ?? "", row.cacheMissesPerDelivery.map(number) ?? "",
         ] + row.metadata.values
     }
 
@@ -161,7 +161,8 @@ public enum CSV {
                 mallocs: try double(13), bytes: try double(14), retains: try double(15), releases: try double(16))
         }
         let heapBytesPerUnit = fields[18].isEmpty ? nil : try double(18)
-        let metadata = Array(fields[19...])
+        let cacheMissesPerDelivery = fields[19].isEmpty ? nil : try double(19)
+        let metadata = Array(fields[20...])
         return ResultRow(
             benchmark: fields[0], strategy: fields[1], message: fields[2], width: try integer(3),
             responders: try integer(4), samples: try integer(5), iterations: try integer(6),
@@ -169,7 +170,7 @@ public enum CSV {
             nanosecondsPerOperationP90: try double(9), nanosecondsPerOperationMinimum: try double(10),
             nanosecondsPerDelivery: try double(11), deliveriesPerSecond: try double(12), counts: counts,
             relativeSpread: try double(17), heapBytesPerUnit: heapBytesPerUnit,
-            metadata: RunMetadata(
+            cacheMissesPerDelivery: cacheMissesPerDelivery, metadata: RunMetadata(
                 swiftVersion: metadata[0], commit: metadata[1], host: metadata[2], cpu: metadata[3],
                 timestamp: metadata[4], build: metadata[5]))
     }

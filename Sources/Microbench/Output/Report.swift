@@ -31,6 +31,7 @@ public enum Report {
             "width", "responders", "samples", "iterations", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90",
             "ns_per_op_min", "ns_per_delivery", "deliveries_per_second", "mallocs_per_op", "bytes_per_op",
             "retains_per_op", "releases_per_op", "spread_mad_over_median", "heap_bytes_per_unit",
+            "cache_misses_per_delivery",
         ]
         let objects = rows.map { row in
             let members = zip(ResultRow.columns, CSV.fields(of: row)).map { column, value in

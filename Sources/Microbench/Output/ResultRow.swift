@@ -22,6 +22,9 @@ public struct ResultRow: Equatable, Sendable {
     public var relativeSpread: Double
     /// Heap growth per unit (memory cases only; empty in the CSV otherwise).
     public var heapBytesPerUnit: Double?
+    /// Cold cases only: last-level data misses per delivery in callgrind's
+    /// cache simulation (``CacheMissPass``); empty in the CSV otherwise.
+    public var cacheMissesPerDelivery: Double?
     public var metadata: RunMetadata
 
     /// The CSV header. The first seventeen columns are the stable interface;
@@ -30,7 +33,7 @@ public struct ResultRow: Equatable, Sendable {
         "samples", "iterations",
         "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
         "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
-        "spread_mad_over_median", "heap_bytes_per_unit",
+        "spread_mad_over_median", "heap_bytes_per_unit", "cache_misses_per_delivery",
     ] + RunMetadata.columns
 
     public init(
@@ -38,9 +41,10 @@ public struct ResultRow: Equatable, Sendable {
         iterations: Int, nanosecondsPerOperationMedian: Double, nanosecondsPerOperationP10: Double,
         nanosecondsPerOperationP90: Double, nanosecondsPerOperationMinimum: Double, nanosecondsPerDelivery: Double,
         deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double,
-        heapBytesPerUnit: Double? = nil, metadata: RunMetadata
+        heapBytesPerUnit: Double? = nil, cacheMissesPerDelivery: Double? = nil, metadata: RunMetadata
     ) {
         self.heapBytesPerUnit = heapBytesPerUnit
+        self.cacheMissesPerDelivery = cacheMissesPerDelivery
         self.benchmark = benchmark
         self.strategy = strategy
         self.message = message

@@ -1,6 +1,7 @@
 #ifndef MICROBENCH_COUNTERS_H
 #define MICROBENCH_COUNTERS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Counts of interposed calls made by one thread between start and stop.
@@ -26,6 +27,27 @@ void microbench_counting_start(void);
 /// Stops counting on the calling thread and returns what was counted.
 microbench_counts microbench_counting_stop(void);
 
+/// One heap block: where it starts and the bytes asked for.
+typedef struct {
+    void *start;
+    size_t bytes;
+} microbench_block;
+
+/// Starts recording the blocks the calling thread allocates (malloc & co), from none.
+void microbench_recording_start(void);
+
+/// Stops recording on the calling thread; `*blocks` points at the recorded blocks (valid until the thread records
+/// again) and the count is returned. None in a build without hooks.
+size_t microbench_recording_stop(const microbench_block **blocks);
+
+/// Evicts the cache lines of `bytes` bytes at `start` from every level of the cache (clflush, then a fence).
+/// Returns 1, or 0 where the instruction is not available (not x86-64), having done nothing.
+int microbench_flush(const void *start, size_t bytes);
+
+/// Writes one byte in every 64-byte line of `bytes` bytes at `buffer`: a pass that pushes everything else out of
+/// a cache smaller than `bytes`.
+void microbench_sweep(void *buffer, size_t bytes);
+
 /// Bytes the allocator has handed out and not yet freed (glibc mallinfo2: uordblks + hblkhd).
 uint64_t microbench_heap_in_use(void);
 
@@ -41,5 +63,8 @@ int microbench_running_on_valgrind(void);
 /// Asks callgrind to write the costs since the last dump to a new file,
 /// labelled `name`, and zero them. A no-op outside valgrind.
 void microbench_callgrind_dump(const char *name);
+
+/// Asks callgrind to zero its costs without writing them. A no-op outside valgrind.
+void microbench_callgrind_zero(void);
 
 #endif
