@@ -18,7 +18,10 @@ let package = Package(
         // MARK: - The lab: the harness and the suite
         .target(name: "MicrobenchCounters"),
         .target(name: "Microbench", dependencies: ["MicrobenchCounters"]),
-        .executableTarget(name: "bench", dependencies: ["Fanout", "ScrollViewKit", "Microbench"], path: "Benchmarks/bench"),
+        .executableTarget(
+            name: "bench", dependencies: ["Fanout", "ScrollViewKit", "Microbench", "BenchFloor"], path: "Benchmarks/bench"),
+        // The floor of dynamic dispatch: a C loop over (context, function pointer) pairs.
+        .target(name: "BenchFloor", path: "Benchmarks/BenchFloor"),
 
         // MARK: - Tests
         .testTarget(name: "FanoutTests", dependencies: ["Fanout", "ScrollViewKit"]),

@@ -5,7 +5,9 @@ usage: scripts/guide.py [Results/results.csv] [--width 64]
 
 Each row: a need, the strategy that meets it, its cost at the given width from the
 CSV (ns per delivery, didScroll, median; for the sparse row one target in sixteen
-responds) with the ratio to existentialArray in the same run, and the caveat.
+responds) with the ratio to the C floor (cFunctionPointer) in the same run, the
+cold figure with its cache lines, and the caveat; then claims on forwarding, cold
+caches, real work and threads, each with its number.
 Exits 2 on bad arguments, 1 when the CSV lacks a row the table needs.
 """
 import csv
@@ -74,19 +76,26 @@ def main(argv):
     def ns(r):
         return float(r["ns_per_delivery"])
 
-    print(f"| need | strategy | ns per delivery at width {width}: warm (× `existentialArray`) · cold | caveat |")
+    c_floor = row("dispatch", "cFunctionPointer", "didScroll", width, width)
+    print(f"| need | strategy | ns per delivery at width {width}: warm (× the C floor) · cold (lines) | caveat |")
     print("|---|---|---|---|")
     for need, strategy, divisor, caveat in ROWS:
         responders = width // divisor
         warm = row("dispatch", strategy, "didScroll", width, responders)
-        reference = row("dispatch", "existentialArray", "didScroll", width, responders)
+        reference = row("dispatch", "cFunctionPointer", "didScroll", width, responders)
         name = "lifetimeBound" if strategy.startswith("lifetimeBound") else strategy
         cold = row("cold", name, "didScroll", width, responders, required=False)
         cold_text = f" · {ns(cold):.0f}" if cold else ""
         if cold and cold.get("cache_misses_per_delivery"):
             cold_text += f" ({float(cold['cache_misses_per_delivery']):.1f} lines)"
         sparse = f", {responders} of {width} respond" if divisor > 1 else ""
-        print(f"| {need} | `{name}` | {ns(warm):.1f} ({ns(warm) / ns(reference):.2f}×{sparse}){cold_text} | {caveat} |")
+        print(f"| {need} | `{name}` | {ns(warm):.1f} ({ns(warm) / ns(reference):.1f}×{sparse}){cold_text} | {caveat} |")
+    static = row("dispatch", "staticCompositionDirect", "didScroll", 16, 16, required=False)
+    static_protocol = row("dispatch", "staticComposition", "didScroll", 16, 16, required=False)
+    if static and static_protocol:
+        print(f"| Behaviours fixed where the screen is built, called directly | `StaticComposition` | {ns(static):.2f} at width 16"
+              f" ({ns(static) / ns(row('dispatch', 'cFunctionPointer', 'didScroll', 16, 16)):.2f}×) | "
+              f"Through the protocol (as a delegate) {ns(static_protocol):.0f} ns per delivery: call it on its type |")
 
     claims = []
     forward = row("forward", "selectorDictionary", "didScroll", width, width, required=False)
@@ -121,7 +130,9 @@ def main(argv):
         print()
         print("\n".join(claims))
     commits = sorted({r["commit"] for r in rows})
-    print(f"\n(didScroll, medians; printed by `scripts/guide.py {path}` from the run at {', '.join(commits)})")
+    print(f"\n(didScroll, medians; the C floor is `cFunctionPointer`, {ns(c_floor):.1f} ns per delivery at width {width}:"
+          f" a C loop over (context, function pointer) pairs; printed by `scripts/guide.py {path}` from the run at"
+          f" {', '.join(commits)})")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import ScrollViewKit
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.
 enum DispatchFamily: BenchmarkFamily {
-    static let floors = ["floor", "existentialFloor"]
+    static let floors = ["floor", "existentialFloor", "cFunctionPointer"]
     static let contenders = Contender.all.map(\.name) + floors
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
@@ -31,6 +31,7 @@ enum DispatchFamily: BenchmarkFamily {
                 for responders in responderCounts(width: width) {
                     cases.append(floorCase(message, width: width, responders: responders))
                     cases.append(existentialFloorCase(message, width: width, responders: responders))
+                    cases.append(cFunctionPointerCase(message, width: width, responders: responders))
                 }
             }
         }
@@ -68,6 +69,16 @@ enum DispatchFamily: BenchmarkFamily {
         BenchmarkCase(id("existentialFloor", message, width: width, responders: responders), deliveriesPerOperation: responders) {
             let targets = identity((0..<responders).map { DelegateReceiver(delegate: makeTarget($0, responds: true)) })
             return MessageLoop.body(sending: message, to: FanOutLoop(targets: targets))
+        }
+    }
+
+    /// The floor of a dispatch whose targets are known only at run time: a C
+    /// loop over (context, function pointer) pairs holding the responders,
+    /// into two C callees per message (`Benchmarks/BenchFloor`). The gate
+    /// measures these cases.
+    static func cFunctionPointerCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id("cFunctionPointer", message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            MessageLoop.body(sending: message, to: CFanOut(count: responders))
         }
     }
 

@@ -9,9 +9,11 @@ import Microbench
 /// ``RegressionGate``.
 enum Gate {
     static let widths = [1, 16, 256]
+    /// A static composition's width is its type: the gate measures 1, 2 and 16.
+    static let staticWidths = [1, 2, 16]
 
-    /// Every contender, and forwarding, × every message × widths 1, 16, 256 ×
-    /// both densities; the arguments array forwarding is given; the lookup in
+    /// Every contender, forwarding and the C floor × every message × widths 1,
+    /// 16, 256 × both densities; the static composition at 1, 2 and 16; the arguments array forwarding is given; the lookup in
     /// a schema of 4 and of 64 messages.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
@@ -20,6 +22,13 @@ enum Gate {
                 for responders in DispatchFamily.responderCounts(width: width) {
                     cases += Contender.all.map { DispatchFamily.dispatchCase($0, message, width: width, responders: responders) }
                     cases.append(ForwardFamily.forwardCase(message, width: width, responders: responders))
+                    cases.append(DispatchFamily.cFunctionPointerCase(message, width: width, responders: responders))
+                }
+            }
+            for width in staticWidths {
+                for responders in DispatchFamily.responderCounts(width: width) {
+                    cases.append(StaticFanOutFamily.compositionCase(message, width: width, responders: responders))
+                    cases.append(StaticFanOutFamily.directCase(message, width: width, responders: responders))
                 }
             }
             cases.append(ForwardFamily.argumentsCase(message))

@@ -19,3 +19,12 @@ public func identity<T>(_ value: T) -> T {
     withUnsafeMutablePointer(to: &copy) { microbench_escape($0) }
     return copy
 }
+
+/// A call the optimizer cannot see into and that may read or write any memory
+/// reachable from outside the caller: work on objects before it cannot be
+/// merged with work after it (the increments of a loop of inlined calls, for
+/// example, cannot be summed into one). No reference counting.
+@inline(__always)
+public func clobberMemory() {
+    microbench_escape(nil)
+}

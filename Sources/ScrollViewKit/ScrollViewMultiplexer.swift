@@ -92,3 +92,30 @@ extension DispatchStrategy {
         }
     }
 }
+
+// The same glue for a fixed group of behaviours. The conformance is generic over
+// the group's elements; `StaticComposition.deliver` runs code specialized for
+// them all the same (Documentation/Findings.md, 22).
+extension StaticComposition: ScrollViewDelegate where Schema == ScrollViewSchema {
+    /// Forwards to every responding element.
+    @inlinable
+    public func scrollViewDidScroll(_ scrollView: ScrollView) { send(Schema.didScroll, scrollView) }
+
+    /// Forwards to every responding element.
+    @inlinable
+    public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        send(Schema.didEndDragging, (scrollView, decelerate))
+    }
+
+    /// Asks every responding element; `true` when all agree or none responds.
+    @inlinable
+    public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        askAll(Schema.shouldScrollToTop, scrollView)
+    }
+
+    /// The first non-`nil` view offered by a responding element, in order.
+    @inlinable
+    public func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        askUntilAnswered(Schema.viewForZooming, scrollView)
+    }
+}

@@ -39,6 +39,15 @@ public enum ScrollViewSchema: DelegateSchema {
         [didScroll, didEndDragging, shouldScrollToTop, viewForZooming]
     }
 
+    /// All four messages, with their types, for ``StaticComposition``.
+    @inlinable
+    public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {
+        visitor.visit(didScroll)
+        visitor.visit(didEndDragging)
+        visitor.visit(shouldScrollToTop)
+        visitor.visit(viewForZooming)
+    }
+
     /// A typed weak reference: one weak load per call, no cast.
     @inlinable
     public static func weakReference(to target: Target) -> () -> Target? {

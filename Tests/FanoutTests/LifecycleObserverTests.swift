@@ -32,6 +32,19 @@ extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema
     func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
 }
 
+// A fixed group of observers: the messages listed with their types, and the same glue.
+extension LifecycleSchema {
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(viewDidAppear)
+        visitor.visit(viewDidDisappear)
+    }
+}
+
+extension StaticComposition: LifecycleObserver where Schema == LifecycleSchema {
+    func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
+    func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
+}
+
 /// Where a multiplexer is assigned: a view controller with one observer.
 final class ObservedViewController {
     weak var observer: (any LifecycleObserver)?
@@ -102,5 +115,17 @@ struct LifecycleObserverTests {
     func defaultOrdinal() {
         #expect(LifecycleMessage.allCases.map(\.ordinal) == [0, 1])
         #expect(ScrollViewMessage.allCases.map(\.ordinal) == [0, 1, 2, 3])
+    }
+
+    @Test("a fixed group of observers is an observer too, assigned to the property and driven through it")
+    func staticGroup() {
+        let first = LifecycleRecorder("first"), second = LifecycleRecorder("second")
+        let group = LifecycleSchema.compose { first; second }
+        let viewController = ObservedViewController()
+        viewController.observer = group
+        viewController.appear(animated: true)
+        group.viewDidDisappear(false)
+        #expect(first.events == ["first appeared animated=true", "first disappeared animated=false"])
+        #expect(second.events == ["second appeared animated=true", "second disappeared animated=false"])
     }
 }

@@ -45,6 +45,10 @@ public protocol DelegateSchema {
     /// `Target` on every load. A schema whose `Target` is a class-constrained
     /// existential can skip the cast with `{ [weak target] in target }`.
     static func weakReference(to target: Target) -> () -> Target?
+
+    /// Visits every message of the protocol with its types; see
+    /// ``MessageVisitor``. The default visits none.
+    static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self
 }
 
 extension DelegateSchema {

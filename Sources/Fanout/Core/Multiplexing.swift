@@ -18,9 +18,9 @@
 ///   `responds(to:)` may call the multiplexer.
 ///
 /// The semantics in full, and each strategy's cost: `Documentation/Strategies.md`.
-public protocol Multiplexing<Schema>: AnyObject {
+public protocol Multiplexing<Schema>: Delivering {
     /// The delegate protocol this multiplexer forwards.
-    associatedtype Schema: DelegateSchema
+    associatedtype Schema
 
     /// Creates a multiplexer with no targets.
     init()
@@ -31,6 +31,14 @@ public protocol Multiplexing<Schema>: AnyObject {
 
     /// Unregisters `target`; unregistering an unknown target does nothing.
     func remove(_ target: Schema.Target)
+}
+
+/// What every multiplexer offers, mutable or not: the registered targets'
+/// count, whether any responds, and delivery. ``Multiplexing`` adds
+/// registration; ``StaticComposition``, whose targets are fixed, has only this.
+public protocol Delivering<Schema>: AnyObject {
+    /// The delegate protocol this multiplexer forwards.
+    associatedtype Schema: DelegateSchema
 
     /// The number of registered targets.
     var count: Int { get }
@@ -48,7 +56,7 @@ public protocol Multiplexing<Schema>: AnyObject {
     )
 }
 
-extension Multiplexing {
+extension Delivering {
     /// Sends a message that has no answer to every responding target.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy

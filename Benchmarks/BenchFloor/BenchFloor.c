@@ -1,0 +1,58 @@
+// The floor of a dispatch whose targets are known only at run time, in C: a loop over (context, function pointer)
+// pairs into two callees per message. No reference counting, no existential, no bounds check: what a Swift
+// strategy is measured against in the `cFunctionPointer` rows.
+
+#include "BenchFloor.h"
+
+#include <stdlib.h>
+
+typedef struct { long tally; } tally_context;
+typedef struct { long registrations; long tally; } offset_context;
+
+static void tally_scroll(void *context, void *view) { (void)view; ((tally_context *)context)->tally += 1; }
+static void offset_scroll(void *context, void *view) { (void)view; ((offset_context *)context)->tally += 1; }
+static void tally_drag(void *context, void *view, bool decelerate) { (void)view; (void)decelerate; ((tally_context *)context)->tally += 1; }
+static void offset_drag(void *context, void *view, bool decelerate) { (void)view; (void)decelerate; ((offset_context *)context)->tally += 1; }
+static bool tally_top(void *context, void *view) { (void)view; ((tally_context *)context)->tally += 1; return true; }
+static bool offset_top(void *context, void *view) { (void)view; ((offset_context *)context)->tally += 1; return true; }
+static void *tally_zoom(void *context, void *view) { (void)view; ((tally_context *)context)->tally += 1; return NULL; }
+static void *offset_zoom(void *context, void *view) { (void)view; ((offset_context *)context)->tally += 1; return NULL; }
+
+bench_floor_target *bench_floor_make(int count) {
+    bench_floor_target *targets = calloc((size_t)count, sizeof(bench_floor_target));
+    for (int i = 0; i < count; i++) {
+        if (i % 2 == 0) {
+            targets[i] = (bench_floor_target){calloc(1, sizeof(tally_context)), tally_scroll, tally_drag, tally_top, tally_zoom};
+        } else {
+            targets[i] = (bench_floor_target){calloc(1, sizeof(offset_context)), offset_scroll, offset_drag, offset_top, offset_zoom};
+        }
+    }
+    return targets;
+}
+
+void bench_floor_free(bench_floor_target *targets, int count) {
+    for (int i = 0; i < count; i++) free(targets[i].context);
+    free(targets);
+}
+
+void bench_floor_did_scroll(const bench_floor_target *targets, int count, void *view) {
+    for (int i = 0; i < count; i++) targets[i].did_scroll(targets[i].context, view);
+}
+
+void bench_floor_did_end_dragging(const bench_floor_target *targets, int count, void *view, bool decelerate) {
+    for (int i = 0; i < count; i++) targets[i].did_end_dragging(targets[i].context, view, decelerate);
+}
+
+bool bench_floor_should_scroll_to_top(const bench_floor_target *targets, int count, void *view) {
+    bool all = true;
+    for (int i = 0; i < count; i++) all = targets[i].should_scroll_to_top(targets[i].context, view) && all;
+    return all;
+}
+
+void *bench_floor_view_for_zooming(const bench_floor_target *targets, int count, void *view) {
+    for (int i = 0; i < count; i++) {
+        void *found = targets[i].view_for_zooming(targets[i].context, view);
+        if (found) return found;
+    }
+    return NULL;
+}

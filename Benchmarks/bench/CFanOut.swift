@@ -1,0 +1,28 @@
+import BenchFloor
+import ScrollViewKit
+
+/// The C fan-out of `BenchFloor`, as the benchmark loops see it. The targets
+/// live as long as the process: a case's state is never torn down.
+struct CFanOut: MessageReceiver {
+    let targets: UnsafeMutablePointer<bench_floor_target>
+    let count: Int32
+
+    init(count: Int) {
+        targets = bench_floor_make(Int32(count))
+        self.count = Int32(count)
+    }
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        bench_floor_did_scroll(targets, count, Unmanaged.passUnretained(scrollView).toOpaque())
+    }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        bench_floor_did_end_dragging(targets, count, Unmanaged.passUnretained(scrollView).toOpaque(), decelerate)
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        bench_floor_should_scroll_to_top(targets, count, Unmanaged.passUnretained(scrollView).toOpaque())
+    }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        bench_floor_view_for_zooming(targets, count, Unmanaged.passUnretained(scrollView).toOpaque())
+            .map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+}

@@ -1,0 +1,142 @@
+/// A group of behaviours fixed where it is built, delivered at the floor: no
+/// registry, no reference counting, a direct call per element. Use it as a
+/// delegate when a screen's behaviours are known at compile time.
+///
+/// ```swift
+/// let behaviours = ScrollViewSchema.compose {
+///     pullToRefresh
+///     parallaxHeader
+///     dynamicBehaviours        // a run-time multiplexer as one element
+/// }
+/// scrollView.delegate = behaviours
+/// ```
+///
+/// Semantics are the dynamic strategies' (registration order, `responds(to:)`
+/// read once per element, `askAll` without short-circuit, `askUntilAnswered`
+/// stopping at the first answer, targets held strongly, callbacks may send
+/// again), except that nothing is added or removed: a delivery's snapshot is
+/// the group itself. Groups nest, and a group may hold a dynamic multiplexer.
+///
+/// Called on its concrete type, a delivery is inlined for the element types.
+/// Called through the protocol (a delegate property), the conformance is
+/// generic over the elements, so the group delivers through a table of
+/// closures made when it was built, specialized for each message its schema
+/// visits (``DelegateSchema/visitMessages(_:)``): one indirect call above the
+/// floor (Documentation/Findings.md, 22).
+public final class StaticComposition<Schema, Elements: StaticElements>: Delivering where Elements.Schema == Schema {
+    /// The behaviours, in order.
+    public let elements: Elements
+
+    /// Per message ordinal, the delivery specialized for `Elements` (a
+    /// ``StaticDelivery``), when the schema visits its messages.
+    @usableFromInline
+    internal let table: ContiguousArray<AnyObject?>
+
+    /// A group of `elements`.
+    @inlinable
+    public init(_ elements: Elements) {
+        self.elements = elements
+        var builder = StaticDeliveryTable<Elements>()
+        Schema.visitMessages(&builder)
+        table = builder.table
+    }
+
+    /// A group of the behaviours listed in `build`, in order.
+    @inlinable
+    public convenience init(@StaticElementsBuilder<Schema> _ build: () -> Elements) {
+        self.init(build())
+    }
+
+    /// The number of elements.
+    @inlinable
+    public var count: Int { elements.count }
+
+    /// Whether any element responds to `key`.
+    @inlinable
+    public func responds(to key: Schema.Key) -> Bool { elements.responds(to: key) }
+
+    /// Sends `message` to every element that responds to it, in order, while
+    /// `shouldContinue` accepts the answers.
+    ///
+    /// - Complexity: O(*n*) direct calls for *n* elements.
+    @inlinable @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
+    ) {
+        // Specialized for the elements (a call on the concrete type): inline.
+        if _isConcrete(Elements.self) {
+            deliverInline(message, arguments, while: shouldContinue)
+            return
+        }
+        // Generic (a call through the protocol's witness): the table's delivery,
+        // specialized when the group was built.
+        if let delivery = table[message.key.ordinal] {
+            unsafeDowncast(delivery, to: StaticDelivery<Arguments, Result>.self).body(self, arguments, shouldContinue)
+            return
+        }
+        _ = elements.deliver(message, arguments, while: shouldContinue)
+    }
+}
+
+extension StaticComposition {
+    /// The delivery to the elements, with the group borrowed (reading
+    /// `elements` into a value would retain every element).
+    @inlinable @inline(__always)
+    internal func deliverInline<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
+    ) {
+        _ = elements.deliver(message, arguments, while: shouldContinue)
+    }
+}
+
+/// One message's delivery to a group, made where the group's types are known.
+@usableFromInline
+internal final class StaticDelivery<Arguments, Result> {
+    @usableFromInline
+    internal let body: (_ group: AnyObject, _ arguments: Arguments, _ shouldContinue: (Result) -> Bool) -> Void
+
+    @inlinable
+    internal init(_ body: @escaping (_ group: AnyObject, _ arguments: Arguments, _ shouldContinue: (Result) -> Bool) -> Void) {
+        self.body = body
+    }
+}
+
+/// Visits a schema's messages and makes each one's delivery for `Elements`.
+/// The closure captures nothing but the message descriptor, a constant once
+/// the schema's visit is inlined, and takes the group as an argument.
+@usableFromInline
+internal struct StaticDeliveryTable<Elements: StaticElements>: MessageVisitor {
+    @usableFromInline
+    typealias Schema = Elements.Schema
+
+    @usableFromInline
+    var table = ContiguousArray<AnyObject?>(repeating: nil, count: Schema.Key.allCases.count)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func visit<Arguments, Result>(_ message: Message<Schema, Arguments, Result>) {
+        table[message.key.ordinal] = StaticDelivery<Arguments, Result> { group, arguments, shouldContinue in
+            unsafeDowncast(group, to: StaticComposition<Schema, Elements>.self)
+                .deliverInline(message, arguments, while: shouldContinue)
+        }
+    }
+}
+
+extension DelegateSchema {
+    /// A ``StaticComposition`` of the behaviours listed in `build`, in order:
+    ///
+    /// ```swift
+    /// let behaviours = ScrollViewSchema.compose {
+    ///     pullToRefresh
+    ///     parallaxHeader
+    /// }
+    /// ```
+    @inlinable
+    public static func compose<Elements: StaticElements>(
+        @StaticElementsBuilder<Self> _ build: () -> Elements
+    ) -> StaticComposition<Self, Elements> where Elements.Schema == Self {
+        StaticComposition(build())
+    }
+}

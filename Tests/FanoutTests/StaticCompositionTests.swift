@@ -1,0 +1,127 @@
+import Fanout
+import ScrollViewKit
+import Testing
+
+/// The conformance checks that apply to a fixed group, run on the group's
+/// concrete type and through `any ScrollViewDelegate` (as a delegate property
+/// holds it). Not applicable, because the group is immutable: adding twice,
+/// removing strangers, a target added or removed during a dispatch, `count`
+/// after removal, the weak strategies' lifetimes (the group holds its elements
+/// strongly, as `existentialArray` does).
+@Suite("StaticComposition: a fixed group with the strategies' semantics")
+struct StaticCompositionTests {
+    enum Call: String, CaseIterable { case concrete, throughProtocol }
+
+    let log = Log()
+    let view = ScrollView()
+
+    /// Three probes; probe 1 responds to didScroll only.
+    func probes() -> (Probe, Probe, Probe) {
+        (Probe(0, log: log), Probe(1, log: log, responders: [.didScroll]), Probe(2, log: log))
+    }
+
+    /// `group` as the call under test sees it.
+    func delegate<E: StaticElements>(_ group: StaticComposition<ScrollViewSchema, E>, _ call: Call) -> any ScrollViewDelegate {
+        call == .concrete ? group : identityDelegate(group)
+    }
+
+    @Test("delivers in order, only to responders, and answers like the dynamic strategies", arguments: Call.allCases)
+    func semantics(call: Call) {
+        let (a, b, c) = probes()
+        c.scrollToTopAnswer = false
+        a.zoomAnswer = nil
+        let zoom = SilentTarget()
+        c.zoomAnswer = zoom
+        let group = ScrollViewSchema.compose { a; b; c }
+        #expect(group.count == 3)
+        #expect(group.responds(to: .didEndDragging))
+        if call == .concrete {
+            group.scrollViewDidScroll(view)
+            group.scrollViewDidEndDragging(view, willDecelerate: true)
+            #expect(group.scrollViewShouldScrollToTop(view) == false)
+            #expect(group.viewForZooming(in: view) === zoom)
+        } else {
+            let target = delegate(group, call)
+            target.scrollViewDidScroll(view)
+            target.scrollViewDidEndDragging(view, willDecelerate: true)
+            #expect(target.scrollViewShouldScrollToTop(view) == false)
+            #expect(target.viewForZooming(in: view) === zoom)
+        }
+        expectDeliveries(log, .didScroll, [0, 1, 2])
+        expectDeliveries(log, .didEndDragging, [0, 2])
+        expectDeliveries(log, .shouldScrollToTop, [0, 2])      // AND without short-circuit: both asked
+        expectDeliveries(log, .viewForZooming, [0, 2])         // stops at the first non-nil: 2 answers
+    }
+
+    @Test("askAll asks every responder even after a false; askUntilAnswered stops at the first answer")
+    func combining() {
+        let (a, b, c) = probes()
+        a.scrollToTopAnswer = false
+        a.zoomAnswer = SilentTarget()
+        let group = ScrollViewSchema.compose { a; b; c }
+        #expect(group.scrollViewShouldScrollToTop(view) == false)
+        expectDeliveries(log, .shouldScrollToTop, [0, 2])
+        #expect(group.viewForZooming(in: view) === a.zoomAnswer)
+        expectDeliveries(log, .viewForZooming, [0])
+    }
+
+    @Test("responds(to:) is read when the group is built")
+    func respondsReadOnce() {
+        let (a, b, _) = probes()
+        let group = ScrollViewSchema.compose { a; b }
+        b.responders = Set(ScrollViewMessage.allCases)
+        group.scrollViewDidEndDragging(view, willDecelerate: false)
+        expectDeliveries(log, .didEndDragging, [0])
+    }
+
+    @Test("callbacks may send through the group again, nested three deep", arguments: Call.allCases)
+    func reentrant(call: Call) {
+        let (a, b, _) = probes()
+        let group = ScrollViewSchema.compose { a; b }
+        let target = delegate(group, call)
+        var depth = 0
+        b.onDidScroll = { [view] _ in
+            depth += 1
+            if depth < 3 { target.scrollViewDidScroll(view) }
+        }
+        target.scrollViewDidScroll(view)
+        expectDeliveries(log, .didScroll, [0, 1, 0, 1, 0, 1])
+    }
+
+    @Test("groups nest, and a group may hold a dynamic multiplexer whose targets change", arguments: Call.allCases)
+    func composition(call: Call) {
+        let (a, b, c) = probes()
+        let dynamic = ClosureTableMultiplexer<ScrollViewSchema>()
+        let inner = ScrollViewSchema.compose { b; c }
+        let outer = ScrollViewSchema.compose { a; inner; dynamic }
+        #expect(outer.count == 3)
+        let late = Probe(3, log: log)
+        dynamic.add(late)
+        delegate(outer, call).scrollViewDidScroll(view)
+        delegate(outer, call).scrollViewDidEndDragging(view, willDecelerate: true)
+        expectDeliveries(log, .didScroll, [0, 1, 2, 3])
+        expectDeliveries(log, .didEndDragging, [0, 2, 3])
+        dynamic.remove(late)
+        #expect(outer.responds(to: .didEndDragging), "a and c still respond")
+    }
+
+    @Test("works as a ScrollView's delegate and holds its elements strongly")
+    func asDelegate() {
+        weak var weakProbe: Probe?
+        let group: StaticComposition<ScrollViewSchema, StaticPair<StaticEnd<ScrollViewSchema>, Probe>>
+        do {
+            let probe = Probe(0, log: log)
+            weakProbe = probe
+            group = ScrollViewSchema.compose { probe }
+        }
+        #expect(weakProbe != nil, "the group keeps its element alive")
+        let scrollView = ScrollView()
+        scrollView.delegate = group
+        scrollView.scroll(to: 12)
+        expectDeliveries(log, .didScroll, [0])
+    }
+}
+
+/// `group` behind an opaque function, so the call goes through the protocol.
+@inline(never)
+func identityDelegate(_ delegate: any ScrollViewDelegate) -> any ScrollViewDelegate { delegate }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# What does a StaticComposition cost to compile, and in code size, per element?
+#
+# Generates a client package (in a temporary folder) that depends on this checkout's Fanout product, with a
+# delegate protocol of four messages and one group of N elements sent all four messages on its concrete type and
+# through the protocol, for each N given (default 0 1 16 32 64). Prints, per N: the seconds to compile the client
+# module alone (release, after the dependencies are built) and the size of the client's object file (text).
+#
+# usage: scripts/experiments/static-composition-cost.sh [N ...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(0 1 16 32 64)
+for n in "${counts[@]}"; do
+    case $n in ''|*[!0-9]*) echo "static-composition-cost: '$n' is not a count" >&2; exit 2;; esac
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/Sources/Client"
+cat > "$work/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+let package = Package(
+    name: "Client",
+    dependencies: [.package(path: "$root")],
+    targets: [.executableTarget(name: "Client", dependencies: [.product(name: "Fanout", package: "$(basename "$root")")])]
+)
+SWIFT
+generate() { # n
+    cat <<'SWIFT'
+import Fanout
+
+protocol Observer: AnyObject {
+    func a(_ x: Int)
+    func b(_ x: Int, _ y: Int)
+    func c(_ x: Int) -> Bool
+    func d(_ x: Int) -> AnyObject?
+}
+enum Key: String, MessageKey { case a = "a:", b = "b:y:", c = "c:", d = "d:" }
+enum Glue: DelegateSchema {
+    typealias Target = any Observer
+    typealias Key = Client.Key
+    static var a: Message<Self, Int, Void> { .init(.a) { $0.a($1) } }
+    static var b: Message<Self, (Int, Int), Void> { .init(.b) { $0.b($1, $2) } }
+    static var c: Message<Self, Int, Bool> { .init(.c) { $0.c($1) } }
+    static var d: Message<Self, Int, AnyObject?> { .init(.d) { $0.d($1) } }
+    static var messages: [any MessageProtocol<Self>] { [a, b, c, d] }
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(a); visitor.visit(b); visitor.visit(c); visitor.visit(d)
+    }
+}
+extension StaticComposition: Observer where Schema == Glue {
+    func a(_ x: Int) { send(Schema.a, x) }
+    func b(_ x: Int, _ y: Int) { send(Schema.b, (x, y)) }
+    func c(_ x: Int) -> Bool { askAll(Schema.c, x) }
+    func d(_ x: Int) -> AnyObject? { askUntilAnswered(Schema.d, x) }
+}
+final class One: Observer {
+    var tally = 0
+    func a(_ x: Int) { tally &+= x }
+    func b(_ x: Int, _ y: Int) { tally &+= y }
+    func c(_ x: Int) -> Bool { tally &+= 1; return true }
+    func d(_ x: Int) -> AnyObject? { tally &+= 1; return nil }
+}
+@inline(never) func opaque(_ o: any Observer) -> any Observer { o }
+SWIFT
+    if [ "$1" -eq 0 ]; then echo 'print("no group")'; return; fi
+    echo 'let group = Glue.compose {'
+    for _ in $(seq "$1"); do echo '    One()'; done
+    echo '}'
+    echo 'group.a(1); group.b(1, 2); print(group.c(3), group.d(4) == nil)'
+    echo 'let erased = opaque(group); erased.a(1); erased.b(1, 2); print(erased.c(3), erased.d(4) == nil)'
+}
+generate 0 > "$work/Sources/Client/main.swift"
+(cd "$work" && swift build -c release >/dev/null 2>&1) || { echo "static-composition-cost: the client did not build" >&2; exit 1; }
+printf '%8s %12s %14s\n' elements "compile (s)" "object (bytes)"
+for n in "${counts[@]}"; do
+    generate "$n" > "$work/Sources/Client/main.swift"
+    start=$(date +%s.%N)
+    if ! (cd "$work" && swift build -c release > "$work/build.log" 2>&1); then
+        tail -5 "$work/build.log" >&2
+        echo "static-composition-cost: $n elements did not build" >&2
+        exit 1
+    fi
+    end=$(date +%s.%N)
+    object=$(find "$work/.build/release/Client.build" -name 'main.swift.o' | head -1)
+    size=$(size -A "$object" | awk '$1 == ".text" || $1 ~ /^\.text\./ { total += $2 } END { print total }')
+    printf '%8d %12.1f %14d\n' "$n" "$(echo "$end - $start" | bc)" "$size"
+done
