@@ -15,12 +15,16 @@ enum ObjCPeerFamily: BenchmarkFamily {
     static let contenders = [name]
 
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
-        guard selection.includesDidScroll, selection.strategies?.contains(name) ?? true,
-              let library = ForwardingProxyLibrary.shared else { return [] }
-        return selection.widths.map { width in
-            BenchmarkCase(DispatchFamily.id(name, .didScroll, width: width, responders: width),
-                          deliveriesPerOperation: width, isCounted: false) {
-                let proxy = library.makeProxy(Int32(width)), view = library.makeView()
+        guard selection.includesDidScroll else { return [] }
+        let ids = selection.widths.map { DispatchFamily.id(name, .didScroll, width: $0, responders: $0) }.filter(selection.includes)
+        // The library is built and loaded only when one of its cases is to be
+        // measured; a listing only asks whether the toolchain is there.
+        guard !ids.isEmpty, selection.isListing ? ForwardingProxyLibrary.toolchainIsInstalled : ForwardingProxyLibrary.shared != nil
+        else { return [] }
+        return ids.map { id in
+            BenchmarkCase(id, deliveriesPerOperation: id.width, isCounted: false) {
+                let library = ForwardingProxyLibrary.shared!
+                let proxy = library.makeProxy(Int32(id.width)), view = library.makeView()
                 return { iterations in library.send(proxy, view, iterations) }
             }
         }
@@ -40,6 +44,11 @@ struct ForwardingProxyLibrary: @unchecked Sendable {
     let makeProxy: MakeProxy
     let makeView: MakeView
     let send: Send
+
+    /// Whether gcc and GNUstep's `gnustep-config` are on the path.
+    static var toolchainIsInstalled: Bool {
+        Subprocess.find("gcc") != nil && Subprocess.find("gnustep-config") != nil
+    }
 
     /// The library, built if needed and loaded once; `nil`, with a note on
     /// standard error, when it cannot be.

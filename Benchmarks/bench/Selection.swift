@@ -13,12 +13,16 @@ struct Selection {
     var filter: Regex<AnyRegexOutput>?
     /// A `--quick` smoke run: fewer widths, fewer samples.
     var isQuick: Bool
+    /// `bench list`: cases are named, never set up, so nothing external is
+    /// built or loaded.
+    var isListing: Bool
 
     /// The selection the options describe.
     ///
     /// - Throws: A usage error naming an unknown strategy or message.
     init(_ options: BenchOptions) throws(BenchOptions.UsageError) {
         isQuick = options.quick
+        isListing = options.subcommand == .list
         widths = options.widths ?? (options.quick ? Self.quickWidths : Self.allWidths)
         messages = ScrollViewMessage.allCases
         if let names = options.messages {

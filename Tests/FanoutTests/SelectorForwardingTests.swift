@@ -81,6 +81,7 @@ struct SelectorForwardingTests {
             nested = (try? multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])) ?? []
         }
         let answers = try multiplexer.forward("scrollViewDidScroll:", arguments: [scrollView])
+        outer.onDidScroll = nil  // the hook holds the multiplexer, which holds `outer`
         #expect(answers.count == 2 && answers.allSatisfy { $0 is Void })
         #expect(nested.map { $0 as? Bool } == [true, true])
     }

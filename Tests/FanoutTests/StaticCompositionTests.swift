@@ -85,6 +85,7 @@ struct StaticCompositionTests {
             if depth < 3 { target.scrollViewDidScroll(view) }
         }
         target.scrollViewDidScroll(view)
+        b.onDidScroll = nil  // the hook holds the group, which holds `b`
         expectDeliveries(log, .didScroll, [0, 1, 0, 1, 0, 1])
     }
 
