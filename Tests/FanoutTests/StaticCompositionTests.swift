@@ -121,6 +121,45 @@ struct StaticCompositionTests {
         scrollView.scroll(to: 12)
         expectDeliveries(log, .didScroll, [0])
     }
+
+    /// The group calls its elements without retaining them (they are a `let`
+    /// of the group, which its caller keeps alive), so a callback that makes
+    /// the group's owner let go of the group must still find its element
+    /// alive until it returns: directly, and from another element's callback
+    /// for a message sent from inside the first one's. Sent on the group's
+    /// concrete type from the owner's property, or by a `ScrollView` whose
+    /// weak delegate is the group.
+    @Test("a callback that makes the owner let go of the group does not free its element",
+          arguments: Call.allCases, [false, true])
+    func ownerLetsGoOfTheGroup(call: Call, nested: Bool) {
+        typealias Group = StaticComposition<ScrollViewSchema, StaticPair<StaticPair<StaticEnd<ScrollViewSchema>, Probe>, Probe>>
+        final class Screen { var behaviours: Group? }
+        let screen = Screen()
+        let view = self.view
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(0, log: log), bystander = Probe(1, log: log)
+            weakProbe = probe
+            screen.behaviours = ScrollViewSchema.compose { probe; bystander }
+            probe.onDidScroll = { probe in
+                switch (nested, call) {
+                case (false, _): screen.behaviours = nil
+                case (true, .concrete): screen.behaviours?.scrollViewDidEndDragging(view, willDecelerate: false)
+                case (true, .throughProtocol): view.delegate?.scrollViewDidEndDragging(view, willDecelerate: false)
+                }
+                probe.scrollToTopAnswer.toggle()  // touches the element after its group is gone
+            }
+            if nested { bystander.onDidEndDragging = { _ in screen.behaviours = nil } }
+        }
+        view.delegate = screen.behaviours
+        switch call {
+        case .concrete: screen.behaviours?.scrollViewDidScroll(view)
+        case .throughProtocol: view.scroll(to: 5)
+        }
+        #expect(log.freedInsideOwnCallback.isEmpty, "freed inside its own callback: \(log.freedInsideOwnCallback)")
+        #expect(screen.behaviours == nil && weakProbe == nil, "the group and its elements are gone afterwards")
+        #expect(log.targets(of: .didScroll) == [0, 1])
+    }
 }
 
 /// `group` behind an opaque function, so the call goes through the protocol.

@@ -96,11 +96,27 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
+    /// Makes `forward`'s whole delivery from the unpacker and the selector:
+    /// a closure that unpacks the arguments and calls the closures of a
+    /// ``ClosureList`` of this signature, boxing the answers. It captures
+    /// nothing, so a descriptor allocates nothing: a descriptor made per
+    /// message (a computed `static var`) and kept alive by a path the
+    /// optimizer cannot delete would otherwise box the unpacker and the
+    /// selector at every message (Documentation/Findings.md, 23).
+    @usableFromInline
+    internal let forwarderMaker: (
+        _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        _ selector: String
+    ) -> MessageForwarder
+
     /// Unpacks the arguments and calls the closures of a ``ClosureList`` of
     /// this signature, boxing the answers: `forward`'s whole delivery, made
     /// where the descriptor's types are concrete, so that it runs specialized
     /// code as the typed dispatch does.
-    public let forwarder: MessageForwarder
+    ///
+    /// - Complexity: O(1); each access makes a new closure.
+    @inlinable
+    public var forwarder: MessageForwarder { forwarderMaker(unpacker, key.rawValue) }
 
     @inlinable
     internal init(
@@ -108,13 +124,16 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
-        forwarder: @escaping MessageForwarder
+        forwarderMaker: @escaping (
+            _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+            _ selector: String
+        ) -> MessageForwarder
     ) {
         self.key = key
         self.body = body
         self.binder = binder
         self.unpacker = unpacker
-        self.forwarder = forwarder
+        self.forwarderMaker = forwarderMaker
     }
 
     /// A descriptor whose forwarder unpacks with `unpacker` and boxes answers
@@ -129,9 +148,10 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
         boxing: Boxing.Type
     ) where Boxing.Answer == Result {
-        let selector = key.rawValue
-        self.init(key: key, body: body, binder: binder, unpacker: unpacker) { arguments, handlers, answers throws(ForwardingError) in
-            ClosureList.forward(try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box)
+        self.init(key: key, body: body, binder: binder, unpacker: unpacker) { unpacker, selector in
+            { arguments, handlers, answers throws(ForwardingError) in
+                ClosureList.forward(try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box)
+            }
         }
     }
 
@@ -178,7 +198,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         // in the two-argument initializer, where `Arguments == (A, B)`, the
         // literal would take the pair as two values, and storing it would
         // need a reabstraction thunk, one more call per delivery (measured).
-        Message(key: key, body: body, binder: bound, unpacker: unpacker, forwarder: forwarder)
+        Message(key: key, body: body, binder: bound, unpacker: unpacker, forwarderMaker: forwarderMaker)
     }
 
     /// Unpacks dynamically typed arguments.

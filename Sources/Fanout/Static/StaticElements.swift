@@ -86,7 +86,13 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         guard messages.contains(message.key) else { return true }
         // A cast the optimizer removes once `Last` is concrete: the element is
         // called directly, not through the protocol.
-        return shouldContinue(message.invoke(last as! Schema.Target, arguments))
+        // Called without a retain: the element is a `let` of this value, which
+        // the caller keeps alive for the duration of the call (a group's
+        // elements are a `let` of the group, which its caller keeps alive).
+        let answer = Unmanaged.passUnretained(last)._withUnsafeGuaranteedRef {
+            message.invoke($0 as! Schema.Target, arguments)
+        }
+        return shouldContinue(answer)
     }
 }
 
