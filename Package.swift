@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Fanout",
+    // `ConcurrentMultiplexer` is built on Synchronization's `Mutex` (macOS 15, iOS 18). The rest of the library
+    // would build for earlier releases, but gating `concurrent` by availability has not been compiled for Apple
+    // platforms yet: see Documentation/Platforms.md.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Fanout", targets: ["Fanout"]),
         .executable(name: "bench", targets: ["bench"]),

@@ -51,41 +51,54 @@ enum Gate {
     }
 
     /// `bench check`: exits with the gate's status (0 pass, 1 fail, 2 bad input, 3 stale baseline).
+    /// Without `--baseline`, the current platform's baseline; when the
+    /// platform has none, the counts are reported and nothing is gated.
     static func check(_ options: BenchOptions, filter: Regex<AnyRegexOutput>?) -> Never {
+        let platform = GatePlatform.current()
+        let path = options.baselinePath ?? platform.baselinePath
+        let reportOnly = options.baselinePath == nil && !FileManager.default.fileExists(atPath: path)
+            ? "no baseline for \(platform) (\(path)); commit the records (\(options.recordsPath)) as that file to gate this platform"
+            : nil
         let baseline: [GateRecord]
         let thresholds: GateThresholds
         do {
-            baseline = try GateRecord.parse(try readFile(options.baselinePath), file: options.baselinePath)
+            baseline = reportOnly == nil ? try GateRecord.parse(try readFile(path), file: path) : []
             thresholds = try GateThresholds.parse(try readFile(options.thresholdsPath), file: options.thresholdsPath)
         } catch {
             fail("\(error)", showUsage: false)
         }
         let gate = make(options, filter: filter)
         guard !gate.cases.isEmpty else { fail("no gate case matches the selection", showUsage: false) }
+        if options.showsProgress { FileHandle.standardError.write(Data("gate: \(platform), baseline \(path)\n".utf8)) }
         let status = gate.check(
             baseline: baseline, thresholds: thresholds, countsOnly: options.countsOnly,
             progress: options.showsProgress, showsTime: true, summaryPath: options.summaryPath,
-            recordsPath: options.recordsPath)
+            recordsPath: options.recordsPath, benchmarkJSONPath: options.benchmarkJSONPath, reportOnly: reportOnly)
         exit(status.rawValue)
     }
 
-    /// `bench baseline`: measures the gate cases and writes the baseline; with
-    /// a filter, only the matching cases are re-recorded.
+    /// `bench baseline`: measures the gate cases and writes the baseline (the
+    /// current platform's without `--baseline`); with a filter, only the
+    /// matching cases are re-recorded.
     static func baseline(_ options: BenchOptions, filter: Regex<AnyRegexOutput>?) -> Never {
+        let path = options.baselinePath ?? GatePlatform.current().baselinePath
         let gate = make(options, filter: filter)
         guard !gate.cases.isEmpty else { fail("no gate case matches the selection", showUsage: false) }
         var existing: [GateRecord]?
-        if filter != nil, FileManager.default.fileExists(atPath: options.baselinePath) {
-            do { existing = try GateRecord.parse(try readFile(options.baselinePath), file: options.baselinePath) } catch {
+        if filter != nil, FileManager.default.fileExists(atPath: path) {
+            do { existing = try GateRecord.parse(try readFile(path), file: path) } catch {
                 fail("\(error)", showUsage: false)
             }
         }
         do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             let count = try gate.recordBaseline(
-                to: options.baselinePath, merging: existing, countsOnly: options.countsOnly, progress: options.showsProgress)
-            print("wrote \(count) gate cases to \(options.baselinePath); review the diff and commit it")
+                to: path, merging: existing, countsOnly: options.countsOnly, progress: options.showsProgress)
+            print("wrote \(count) gate cases to \(path); review the diff and commit it")
         } catch {
-            fail("could not write \(options.baselinePath): \(error)", showUsage: false)
+            fail("could not write \(path): \(error)", showUsage: false)
         }
         exit(0)
     }

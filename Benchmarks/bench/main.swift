@@ -31,6 +31,9 @@ case .check:
     Gate.check(options, filter: selection.filter)
 case .baseline:
     Gate.baseline(options, filter: selection.filter)
+case .platform:
+    let platform = GatePlatform.current()
+    print("\(platform) \(platform.baselinePath)")
 case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter))
 case .cacheMisses:

@@ -12,6 +12,8 @@ public struct BenchOptions: Equatable, Sendable {
         case check
         /// Record the gate's counts as the new baseline.
         case baseline
+        /// Print the platform's name and the baseline the gate uses for it.
+        case platform
         /// Internal: the gate's instruction pass, run under callgrind by `check`.
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
@@ -41,11 +43,16 @@ public struct BenchOptions: Equatable, Sendable {
     public var format: Format = .summary
     public var showsProgress = true
     public var showsHelp = false
-    public var baselinePath = "Results/baseline.csv"
+    /// The gate's baseline; `nil` for the current platform's,
+    /// ``GatePlatform/baselinePath``.
+    public var baselinePath: String?
     public var thresholdsPath = "Results/thresholds.csv"
     public var summaryPath = ".build/gate-summary.md"
     /// Where `check` writes the records it measured.
     public var recordsPath = ".build/gate-current.csv"
+    /// Where `check` writes its counts for github-action-benchmark
+    /// (`customSmallerIsBetter`), if anywhere.
+    public var benchmarkJSONPath: String?
     /// `check` and `baseline` without the callgrind pass.
     public var countsOnly = false
 
@@ -76,7 +83,7 @@ public struct BenchOptions: Equatable, Sendable {
                 guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
                     throw UsageError(sawSubcommand
                         ? "unexpected argument '\(argument)'"
-                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline)")
+                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform)")
                 }
                 options.subcommand = subcommand
                 sawSubcommand = true
@@ -146,6 +153,7 @@ public struct BenchOptions: Equatable, Sendable {
             case "--thresholds": options.thresholdsPath = try value()
             case "--summary": options.summaryPath = try value()
             case "--records": options.recordsPath = try value()
+            case "--benchmark-json": options.benchmarkJSONPath = try value()
             case "--no-instructions": try noValue(); options.countsOnly = true
             case "--quick": try noValue(); options.quick = true
             case "--no-progress": try noValue(); options.showsProgress = false
@@ -179,6 +187,7 @@ public struct BenchOptions: Equatable, Sendable {
                                   baseline: a case improved beyond its tolerance, or (with CI=true) is new.
           baseline                Record the gate's counts as the new baseline (review, then commit it); with
                                   --filter, re-record the matching cases and keep the others.
+          platform                Print this platform's name (<os>-<arch>-<swift version>) and its baseline's path.
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).
@@ -194,10 +203,13 @@ public struct BenchOptions: Equatable, Sendable {
           --format <fmt>          What to print on standard output: summary (default), table (one line per
                                   case), csv or json.
           --no-progress           Do not report progress on standard error.
-          --baseline <path>       Gate baseline (default Results/baseline.csv).
+          --baseline <path>       Gate baseline (default Results/baselines/<os>-<arch>-<swift version>.csv,
+                                  this platform's; without one, check reports and does not gate).
           --thresholds <path>     Gate thresholds (default Results/thresholds.csv).
           --summary <path>        Markdown summary of the gate (default .build/gate-summary.md).
           --records <path>        The records check measured (default .build/gate-current.csv).
+          --benchmark-json <path> Also write check's counts as github-action-benchmark JSON
+                                  (customSmallerIsBetter).
           --no-instructions       Gate on allocation and ARC counts only (no callgrind pass).
           -h, --help              Show this help.
         """

@@ -47,8 +47,17 @@ public enum Counters {
     /// other build must have the hooks.
     public static var areCompiledOutForSanitizer: Bool { microbench_built_with_sanitizer() != 0 }
 
+    /// Whether this binary was built against a C library other than glibc
+    /// (macOS, musl): the hooks forward to glibc's allocator entry points, so
+    /// they are compiled out there, and every reading is zero.
+    public static var areCompiledOutOffGlibc: Bool { microbench_built_without_glibc() != 0 }
+
+    /// Whether the build leaves the hooks out on purpose: a sanitizer build,
+    /// or one off glibc. A flag of the build, not a probe.
+    public static var areCompiledOut: Bool { areCompiledOutForSanitizer || areCompiledOutOffGlibc }
+
     /// Bytes the allocator has handed out and not yet freed, process-wide
-    /// (glibc's `mallinfo2`: `uordblks + hblkhd`).
+    /// (glibc's `mallinfo2`: `uordblks + hblkhd`); 0 off glibc.
     public static var heapInUse: UInt64 { microbench_heap_in_use() }
 
     /// Runs `body` with counting on for the calling thread and returns what

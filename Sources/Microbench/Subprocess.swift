@@ -18,13 +18,16 @@ public enum Subprocess {
     ///
     /// Standard output and standard error are read at the same time, so a
     /// child that fills one pipe while the other is being read cannot stall.
+    /// The child starts in `currentDirectory`, or in this process's.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil
     ) -> SubprocessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error

@@ -36,6 +36,8 @@
 #define _GNU_SOURCE
 #include "MicrobenchCounters.h"
 
+#include <stdlib.h>
+
 // Sanitizers interpose the allocator themselves: build without our hooks under them.
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
@@ -43,13 +45,25 @@
 #endif
 #endif
 
+// The hooks forward to glibc's allocator entry points (__libc_malloc and the others): off glibc (macOS, musl)
+// they are compiled out, and so is the heap reading (glibc's mallinfo2).
+#if !defined(__GLIBC__)
+#define MICROBENCH_NO_HOOKS 1
+int microbench_built_without_glibc(void) { return 1; }
+#else
+int microbench_built_without_glibc(void) { return 0; }
 #include <malloc.h>
+#endif
 
 void microbench_escape(void *pointer) { (void)pointer; }
 
 uint64_t microbench_heap_in_use(void) {
+#if defined(__GLIBC__)
     struct mallinfo2 info = mallinfo2();
     return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
+#else
+    return 0;
+#endif
 }
 
 #if defined(__has_feature)

@@ -83,7 +83,7 @@ struct BenchOptionsTests {
 
 /// Runs the `bench` executable that `swift build` put beside this test bundle,
 /// with `environment` added to this process's.
-func runBench(_ arguments: [String], environment: [String: String] = [:]) throws -> SubprocessResult {
+func runBench(_ arguments: [String], environment: [String: String] = [:], in workingDirectory: String? = nil) throws -> SubprocessResult {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("bench")
     while !FileManager.default.isExecutableFile(atPath: executable.path), directory.path != "/" {
@@ -92,7 +92,7 @@ func runBench(_ arguments: [String], environment: [String: String] = [:]) throws
         if executable.path == "/bench" { break }
     }
     let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    return Subprocess.run(executable.path, arguments, environment: merged)
+    return Subprocess.run(executable.path, arguments, environment: merged, currentDirectory: workingDirectory)
 }
 
 /// Writes a temporary file and returns its path.

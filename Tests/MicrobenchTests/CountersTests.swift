@@ -45,14 +45,17 @@ private func counting(_ body: (UnsafeMutableRawPointer) -> Void) -> CounterReadi
     return Counters.count { body(object.toOpaque()) }
 }
 
-@Test("the counting hooks are in every build but a sanitizer build, which leaves them out on purpose")
+@Test("the counting hooks are in every build but a sanitizer build or one off glibc, which leave them out on purpose")
 func hooksMatchTheBuild() {
-    #expect(Counters.areAvailable == !Counters.areCompiledOutForSanitizer)
+    #expect(Counters.areAvailable == !Counters.areCompiledOut)
+    #if canImport(Glibc)
+    #expect(!Counters.areCompiledOutOffGlibc, "this is a glibc build")
+    #endif
 }
 
 @Suite(
     "Allocation and ARC counters",
-    .enabled(if: !Counters.areCompiledOutForSanitizer, "the sanitizer interposes the allocator itself"))
+    .enabled(if: !Counters.areCompiledOut, "the sanitizer interposes the allocator itself, or the C library is not glibc"))
 struct CountersTests {
     // MARK: Allocator entry points
 

@@ -262,7 +262,7 @@ struct GateTests {
         let thresholds = FileManagerTemporaryFile.write(
             GateThresholds.columns.joined(separator: ",") + "\nmallocs_per_op,*,*,0,0\ninstructions,*,*,0,0\n")
         let badThresholds = try runBench([
-            "check", "--baseline", packageRoot + "/Results/baseline.csv", "--thresholds", thresholds, "--no-progress",
+            "check", "--baseline", packageRoot + "/" + BaselineClaimsTests.documented.baselinePath, "--thresholds", thresholds, "--no-progress",
         ])
         #expect(badThresholds.status == 2)
         #expect(badThresholds.standardError.contains("\(thresholds):3: unknown metric 'instructions'"), "\(badThresholds.standardError)")
@@ -275,7 +275,7 @@ struct GateTests {
 /// baseline describes).
 @Suite(
     "Regression gate, end to end",
-    .enabled(if: !Counters.areCompiledOutForSanitizer, "the bench executable counts nothing in a sanitizer build"))
+    .enabled(if: !Counters.areCompiledOut, "the bench executable counts nothing in a sanitizer build or off glibc"))
 struct GateEndToEndTests {
     static let filter = "^dispatch/existentialArray/didScroll/16/16$"
 
@@ -340,6 +340,69 @@ struct GateEndToEndTests {
         #expect(records[0] == other)
         #expect(records[1].values["retains_per_op"] != 7, "re-recorded")
         #expect(records[1].values["instructions_per_op"] == nil, "re-recorded without instructions")
+    }
+
+    @Test("a platform without a baseline of its own is measured and reported, not gated, even with CI=true")
+    func reportOnlyWithoutAPlatformBaseline() throws {
+        // In an empty directory, the default baseline (this platform's, a relative path) does not exist.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try runBench([
+            "check", "--thresholds", packageRoot + "/Results/thresholds.csv", "--filter", Self.filter,
+            "--no-instructions", "--no-progress", "--summary", directory + "/summary.md",
+            "--records", directory + "/current.csv", "--benchmark-json", directory + "/counts.json",
+        ], environment: ["CI": "true"], in: directory)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let platform = GatePlatform.current()
+        #expect(result.standardOutput.contains("gate: REPORT ONLY (1 cases measured; no baseline for \(platform)"))
+        let summary = try String(contentsOfFile: directory + "/summary.md", encoding: .utf8)
+        #expect(summary.hasPrefix("## Fanout regression gate: report only"))
+        #expect(summary.contains(platform.baselinePath))
+        let records = try GateRecord.parse(String(contentsOfFile: directory + "/current.csv", encoding: .utf8), file: "current.csv")
+        #expect(records.map(\.name) == ["dispatch/existentialArray/didScroll/16/16"], "the records to commit as the baseline")
+        let json = try String(contentsOfFile: directory + "/counts.json", encoding: .utf8)
+        #expect(json.contains("\"name\" : \"dispatch/existentialArray/didScroll/16/16 retains_per_op\""))
+    }
+
+    @Test("bench platform names the platform and the baseline the gate uses for it")
+    func platformSubcommand() throws {
+        let result = try runBench(["platform"])
+        #expect(result.status == 0)
+        let platform = GatePlatform.current()
+        #expect(result.standardOutput == "\(platform.name) Results/baselines/\(platform.name).csv\n")
+        #expect(platform.swiftVersion != "unknown", "swift --version is readable")
+    }
+}
+
+@Suite("Gate platforms and the continuous-benchmarking JSON")
+struct GatePlatformTests {
+    @Test("the compiler version is read from swift --version, Linux's and Apple's")
+    func swiftVersion() {
+        #expect(GatePlatform.swiftVersion(in: "Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x86_64") == "6.3.1")
+        #expect(GatePlatform.swiftVersion(in: "swift-driver version: 1.120 Apple Swift version 6.2 (swiftlang-6.2.0.19.9)") == "6.2")
+        #expect(GatePlatform.swiftVersion(in: "no version here") == nil)
+        #expect(GatePlatform(os: "linux", arch: "arm64", swiftVersion: "6.3").baselinePath == "Results/baselines/linux-arm64-6.3.csv")
+    }
+
+    @Test("the counts as github-action-benchmark's customSmallerIsBetter JSON: one entry per case and measured metric")
+    func benchmarkActionJSON() throws {
+        let records = [
+            GateRecord(benchmark: "dispatch", strategy: "a", message: "m", width: 1, responders: 1,
+                       values: ["mallocs_per_op": 0, "retains_per_op": 1, "releases_per_op": 1, "instructions_per_op": 119.95]),
+            GateRecord(benchmark: "dispatch", strategy: "b", message: "m", width: 16, responders: 1,
+                       values: ["mallocs_per_op": 2, "retains_per_op": 0, "releases_per_op": 0]),
+        ]
+        let data = Data(GateRecord.benchmarkActionJSON(records).utf8)
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(entries.map { $0["name"] as? String } == [
+            "dispatch/a/m/1/1 mallocs_per_op", "dispatch/a/m/1/1 retains_per_op", "dispatch/a/m/1/1 releases_per_op",
+            "dispatch/a/m/1/1 instructions_per_op", "dispatch/b/m/16/1 mallocs_per_op", "dispatch/b/m/16/1 retains_per_op",
+            "dispatch/b/m/16/1 releases_per_op",
+        ])
+        #expect(entries[3]["value"] as? Double == 119.95)
+        #expect(entries[3]["unit"] as? String == "instructions/message")
+        #expect(entries.allSatisfy { Set($0.keys) == ["name", "unit", "value"] })
     }
 }
 

@@ -36,7 +36,7 @@ if ! swift build -c release --product bench > "$work/build.log" 2>&1; then
 fi
 
 echo "== instructions per message without the bound forms, against the committed baseline"
-.build/release/bench check --baseline "$root/Results/baseline.csv" --no-progress > "$work/check.txt" 2>&1 || true
+.build/release/bench check --baseline "$root/$(.build/release/bench platform | cut -d' ' -f2)" --no-progress > "$work/check.txt" 2>&1 || true
 pattern='^dispatch/(closureTable|selectorDictionary|existentialArray)/[A-Za-z]+/(16/16|256/256) +instructions'
 if ! grep -E "$pattern" "$work/check.txt"; then
     tail -20 "$work/check.txt" >&2

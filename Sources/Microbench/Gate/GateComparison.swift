@@ -119,8 +119,9 @@ public struct GateComparison: Sendable {
     }
 
     /// A Markdown summary for a CI job: the verdict, regressions, improvements.
-    public func markdown(status: GateStatus, notes: [String]) -> String {
+    public func markdown(status: GateStatus, notes: [String], reportOnly: Bool = false) -> String {
         let headline = switch status {
+        case _ where reportOnly: "report only (no baseline for this platform)"
         case .pass: "passed"
         case .fail: "FAILED"
         case .staleBaseline: "FAILED: the baseline is stale"

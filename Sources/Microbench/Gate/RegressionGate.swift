@@ -109,27 +109,32 @@ public struct RegressionGate {
     /// - Returns: The status; the caller exits with its raw value.
     public func check(
         baseline: [GateRecord], thresholds: GateThresholds, countsOnly: Bool, progress: Bool, showsTime: Bool,
-        summaryPath: String, recordsPath: String?
+        summaryPath: String, recordsPath: String?, benchmarkJSONPath: String? = nil, reportOnly: String? = nil
     ) -> GateStatus {
         var (records, notes, instructionsMissing) = measure(countsOnly: countsOnly, progress: progress)
         let names = Set(cases.map(\.name))
         let comparison = GateComparison(
             baseline: baseline.filter { names.contains($0.name) }, current: records, thresholds: thresholds)
         var status = comparison.status(newCasesAreStale: isCI)
-        if isCI && instructionsMissing {
+        if let reportOnly {
+            // A platform without a baseline of its own: nothing to compare with.
+            notes.insert("REPORT ONLY: \(reportOnly)", at: 0)
+            status = .pass
+        } else if isCI && instructionsMissing {
             notes.append("FAILED: CI=true and instructions were not measured; install valgrind (or pass --no-instructions on purpose)")
             status = .fail
         }
-        if isCI && !comparison.newCases.isEmpty {
+        if reportOnly == nil && isCI && !comparison.newCases.isEmpty {
             notes.append("CI=true: cases not in the baseline fail the gate until they are recorded with `bench baseline`")
         }
         for text in notes { note(text) }
         print(comparison.table(), terminator: "")
         if showsTime { print(timeRatios(), terminator: "") }
-        let summary = comparison.markdown(status: status, notes: notes)
+        let summary = comparison.markdown(status: status, notes: notes, reportOnly: reportOnly != nil)
         do {
             try AtomicFile.write(summary, to: summaryPath)
             if let recordsPath { try AtomicFile.write(GateRecord.render(records), to: recordsPath) }
+            if let benchmarkJSONPath { try AtomicFile.write(GateRecord.benchmarkActionJSON(records), to: benchmarkJSONPath) }
             if let jobSummary = environment["GITHUB_STEP_SUMMARY"], !jobSummary.isEmpty,
                let handle = FileHandle(forWritingAtPath: jobSummary) {
                 handle.seekToEndOfFile()
@@ -145,6 +150,10 @@ public struct RegressionGate {
         for name in comparison.missing { print("MISSING \(name): in the baseline but not measured") }
         for verdict in comparison.improvements {
             print("IMPROVEMENT \(verdict.caseName) \(verdict.metric): \(GateComparison.format(verdict.baseline ?? 0)) -> \(GateComparison.format(verdict.current ?? 0)) (beyond the tolerance of \(GateComparison.format(verdict.tolerance ?? 0)))")
+        }
+        if let reportOnly {
+            print("gate: REPORT ONLY (\(records.count) cases measured; \(reportOnly))")
+            return status
         }
         for name in comparison.newCases { print("NEW \(name): not in the baseline") }
         switch status {

@@ -20,6 +20,8 @@ int microbench_hooks_available(void);
 /// 1 when this file was compiled under AddressSanitizer or ThreadSanitizer, which interpose the allocator
 /// themselves: the hooks are then compiled out on purpose. Set by the build, not probed at run time.
 int microbench_built_with_sanitizer(void);
+/// 1 when the C library is not glibc: the hooks forward to glibc's allocator entry points, so they are compiled out.
+int microbench_built_without_glibc(void);
 
 /// Starts counting the calling thread's calls, from zero.
 void microbench_counting_start(void);
