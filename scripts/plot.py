@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Draw the charts a results CSV declares into Results/plots/ (PNG + SVG).
 
-usage: scripts/plot [Results/results.csv]   (the wrapper sets up matplotlib)
+usage: scripts/plot [Results/results.csv] [--output-dir DIR]   (the wrapper sets up matplotlib)
+       scripts/plot --compare merged.csv [--output-dir DIR]
+
+`--compare` reads a CSV merged from several runs (scripts/merge.py) and draws compare.png: one column per run
+(host, CPU, toolchain), each strategy's time per delivery as a ratio to that run's own existentialArray and C floor.
 
 The bench writes, beside each CSV, the charts its benchmark families declare
 (`results.charts.json`): a file name, a kind, a title and the kind's
@@ -294,8 +298,76 @@ KINDS = {"lines-by-message": lines_by_message, "counters": counters, "ratio-heat
          "work-overhead": work_overhead}
 
 
+def run_name(row):
+    return f"{row['host']} · {row['cpu']} · {row['swift_version']}"
+
+
+def compare_runs(rows, message="didScroll"):
+    """One column per run (machine and toolchain) of a merged CSV: each strategy's time per delivery as a ratio to
+    the same run's existentialArray (top) and to its C floor, cFunctionPointer (bottom), at each width, so that runs
+    on machines of different speeds compare fairly."""
+    subset = [r for r in dense(rows, "dispatch") if r["message"] == message]
+    runs = ordered(run_name(r) for r in subset)
+    if not runs:
+        return None
+    references = ["existentialArray", "cFunctionPointer"]
+    fig, axes = plt.subplots(2, len(runs), figsize=(6 * len(runs) + 2, 9), squeeze=False, sharey="row")
+    style = Styles(subset)
+    for column, run in enumerate(runs):
+        mine = [r for r in subset if run_name(r) == run]
+        for line, reference in enumerate(references):
+            ax = axes[line][column]
+            base = {r["width"]: r["ns_per_delivery"] for r in mine if r["strategy"] == reference}
+            for name in ordered(r["strategy"] for r in mine):
+                if name == reference:
+                    continue
+                points = sorted((r["width"], r["ns_per_delivery"] / base[r["width"]])
+                                for r in mine if r["strategy"] == name and base.get(r["width"]))
+                if len(points) > 1:
+                    ax.plot(*zip(*points), label=name, **style(name))
+            ax.axhline(1, color="0.3", linewidth=0.8)
+            first = mine[0]
+            version = first["swift_version"].replace("Swift version ", "").split(" (")[0]
+            title = f"{first['host']}: {first['cpu']}\nSwift {version}, commit {first['commit']}"
+            log_axes(ax, "fan-out width (targets, all responding)", f"time per delivery / {reference}",
+                     title if line == 0 else f"ratio to {reference}", 6)
+            if not base:
+                ax.text(0.5, 0.5, f"no {reference} rows", transform=ax.transAxes, ha="center")
+    labelled = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            labelled.setdefault(label, handle)
+        if ax.get_legend():
+            ax.get_legend().remove()
+    fig.legend(labelled.values(), labelled.keys(), loc="center right", fontsize=8)
+    fig.shared_legend = True
+    fig.suptitle(f"{message}: each run against its own references ({len(runs)} runs)")
+    return fig
+
+
 def main(argv):
-    path = argv[1] if len(argv) > 1 else "Results/results.csv"
+    arguments = argv[1:]
+    out = None
+    if "--output-dir" in arguments:
+        index = arguments.index("--output-dir")
+        if index + 1 >= len(arguments):
+            sys.exit(__doc__)
+        out = arguments[index + 1]
+        del arguments[index:index + 2]
+    if arguments[:1] == ["--compare"]:
+        if len(arguments) != 2:
+            sys.exit(__doc__)
+        rows = load(arguments[1])
+        out = out or os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
+        os.makedirs(out, exist_ok=True)
+        fig = compare_runs(rows)
+        if fig is None:
+            sys.exit(f"{arguments[1]}: no dense dispatch didScroll rows to compare")
+        save(fig, out, "compare")
+        return
+    if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
+        sys.exit(__doc__)
+    path = arguments[0] if arguments else "Results/results.csv"
     manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")
@@ -303,7 +375,7 @@ def main(argv):
         specs = json.load(handle)
     rows = load(path)
     style = Styles(rows)
-    out = os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
+    out = out or os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
     os.makedirs(out, exist_ok=True)
     for spec in specs:
         draw = KINDS.get(spec["kind"])

@@ -1,0 +1,83 @@
+"""Reading and writing results CSVs (what `bench` writes), shared by the scripts.
+
+Every row carries its case (benchmark, strategy, message, width, responders) and the run's metadata (swift_version,
+commit, host, cpu, timestamp, build), so rows of several runs can sit in one file and still say where they came from.
+"""
+import csv
+import os
+import sys
+import tempfile
+
+CASE = ("benchmark", "strategy", "message", "width", "responders")
+RUN = ("host", "cpu", "swift_version")
+REQUIRED = CASE + ("ns_per_op_median", "ns_per_delivery") + RUN + ("commit", "timestamp")
+
+
+class Malformed(Exception):
+    """A file that is not a results CSV: the message names the file and line."""
+
+
+def read(path):
+    """(header, rows) of a results CSV; each row a dict with its line number under '_line'."""
+    try:
+        handle = open(path, newline="")
+    except OSError as error:
+        raise Malformed(f"{path}: {error.strerror}") from error
+    with handle:
+        reader = csv.reader(handle)
+        header = next(reader, None)
+        if not header:
+            raise Malformed(f"{path}:1: empty file, expected a results CSV header")
+        missing = [column for column in REQUIRED if column not in header]
+        if missing:
+            raise Malformed(f"{path}:1: not a results CSV: no column {', '.join(missing)}")
+        rows = []
+        for fields in reader:
+            line = reader.line_num
+            if not fields:
+                continue
+            if len(fields) != len(header):
+                raise Malformed(f"{path}:{line}: expected {len(header)} fields, got {len(fields)}")
+            row = dict(zip(header, fields))
+            for column in ("width", "responders"):
+                if not row[column].isdigit():
+                    raise Malformed(f"{path}:{line}: {column} must be a whole number, got '{row[column]}'")
+            for column in ("ns_per_op_median", "ns_per_delivery"):
+                try:
+                    float(row[column])
+                except ValueError:
+                    raise Malformed(f"{path}:{line}: {column} must be a number, got '{row[column]}'") from None
+            row["_line"] = line
+            rows.append(row)
+    return header, rows
+
+
+def case(row):
+    """The case's name, as `bench --filter` matches it."""
+    return "/".join(str(row[column]) for column in CASE)
+
+
+def run(row):
+    """The run's machine and toolchain: `host · cpu · swift`."""
+    return " · ".join(row[column] for column in RUN)
+
+
+def write_atomically(path, header, rows):
+    """Writes the CSV to a temporary file beside `path`, then renames it over `path`."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=".merge-", suffix=".csv")
+    try:
+        with os.fdopen(descriptor, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=header, extrasaction="ignore", lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def fail(message, status=2):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(status)
