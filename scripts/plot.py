@@ -3,9 +3,11 @@
 
 usage: scripts/plot [Results/results.csv] [--output-dir DIR]   (the wrapper sets up matplotlib)
        scripts/plot --compare merged.csv [--output-dir DIR]
+       scripts/plot --history Results/history.csv [--cases REGEX]
 
 `--compare` reads a CSV merged from several runs (scripts/merge.py) and draws compare.png: one column per run
 (host, CPU, toolchain), each strategy's time per delivery as a ratio to that run's own existentialArray and C floor.
+`--history` reads scripts/history's CSV and draws history.png: instructions per message over the commits.
 
 The bench writes, beside each CSV, the charts its benchmark families declare
 (`results.charts.json`): a file name, a kind, a title and the kind's
@@ -345,8 +347,52 @@ def compare_runs(rows, message="didScroll"):
     return fig
 
 
+def history(path, pattern):
+    """Instructions per message of the cases matching `pattern`, commit by commit (scripts/history's CSV); the
+    commits that changed the gate's own measurement are dashed lines."""
+    import re
+    with open(path, newline="") as handle:
+        rows = [r for r in csv.DictReader(handle)]
+    commits = ordered((int(r["order"]), r["commit"], r["measurement_changed"]) for r in rows)
+    index = {commit: i for i, (_, commit, _) in enumerate(commits)}
+    chosen = [r for r in rows if r.get("benchmark") and r["instructions_per_op"]
+              and re.search(pattern, "/".join(r[k] for k in ("benchmark", "strategy", "message", "width", "responders")))]
+    if not chosen:
+        return None
+    fig, ax = plt.subplots(figsize=(max(10, 0.32 * len(commits) + 4), 6))
+    names = ordered("/".join(r[k] for k in ("strategy", "message", "width", "responders")) for r in chosen)
+    for n, name in enumerate(names):
+        points = sorted((index[r["commit"]], float(r["instructions_per_op"])) for r in chosen
+                        if "/".join(r[k] for k in ("strategy", "message", "width", "responders")) == name)
+        ax.plot(*zip(*points), label=name, color=PALETTE[n % 20], marker=MARKERS[n % len(MARKERS)], markersize=4)
+    for i, (_, commit, changed) in enumerate(commits):
+        if changed:
+            ax.axvline(i, color="0.5", linestyle="--", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(commits)))
+    ax.set_xticklabels([commit[:7] for _, commit, _ in commits], rotation=90, fontsize=7)
+    ax.set_ylabel("instructions per message (gate, callgrind)")
+    ax.set_xlabel("commit (dashed: the commit changed the gate's own measurement)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.set_title(f"The gate's counts over the history: {pattern}")
+    fig.shared_legend = True
+    return fig
+
+
 def main(argv):
     arguments = argv[1:]
+    if arguments[:1] == ["--history"]:
+        if len(arguments) not in (2, 4) or (len(arguments) == 4 and arguments[2] != "--cases"):
+            sys.exit(__doc__)
+        pattern = arguments[3] if len(arguments) == 4 else r"^dispatch/[^/]+/didScroll/16/16$"
+        out = os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
+        os.makedirs(out, exist_ok=True)
+        fig = history(arguments[1], pattern)
+        if fig is None:
+            sys.exit(f"{arguments[1]}: no measured rows match {pattern}")
+        save(fig, out, "history")
+        return
     out = None
     if "--output-dir" in arguments:
         index = arguments.index("--output-dir")
