@@ -84,6 +84,18 @@ def log_axes(ax, xlabel, ylabel, title, legend_size=8):
     ax.legend(fontsize=legend_size)
 
 
+def shared_legend(fig, axes):
+    """One legend for every panel, beside them, so that no line is hidden under it."""
+    labelled = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            labelled.setdefault(label, handle)
+        if ax.get_legend():
+            ax.get_legend().remove()
+    fig.legend(labelled.values(), labelled.keys(), loc="center right", fontsize=8)
+    fig.shared_legend = True
+
+
 def dense(rows, benchmark):
     return [r for r in rows if r["benchmark"] == benchmark and r["responders"] == r["width"]]
 
@@ -104,15 +116,7 @@ def lines_by_message(rows, spec, style):
             if len(points) > 1:
                 ax.plot(*zip(*points), label=name, **style(name))
         log_axes(ax, "fan-out width (targets, all responding)", f"{y.replace('_', ' ')} (median)", message, 7)
-    # One legend for every panel, beside them, so that no line is hidden under it.
-    labelled = {}
-    for ax in axes.flat:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            labelled.setdefault(label, handle)
-        if ax.get_legend():
-            ax.get_legend().remove()
-    fig.legend(labelled.values(), labelled.keys(), loc="center right", fontsize=8)
-    fig.shared_legend = True
+    shared_legend(fig, axes)
     return fig
 
 
@@ -335,14 +339,7 @@ def compare_runs(rows, message="didScroll"):
                      title if line == 0 else f"ratio to {reference}", 6)
             if not base:
                 ax.text(0.5, 0.5, f"no {reference} rows", transform=ax.transAxes, ha="center")
-    labelled = {}
-    for ax in axes.flat:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            labelled.setdefault(label, handle)
-        if ax.get_legend():
-            ax.get_legend().remove()
-    fig.legend(labelled.values(), labelled.keys(), loc="center right", fontsize=8)
-    fig.shared_legend = True
+    shared_legend(fig, axes)
     fig.suptitle(f"{message}: each run against its own references ({len(runs)} runs)")
     return fig
 
