@@ -72,6 +72,9 @@ def write_atomically(path, header, rows):
             writer = csv.DictWriter(handle, fieldnames=header, extrasaction="ignore", lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # mkstemp's file is private; the result should not be
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)
