@@ -350,7 +350,7 @@ def history(path, pattern):
     import re
     with open(path, newline="") as handle:
         rows = [r for r in csv.DictReader(handle)]
-    commits = ordered((int(r["order"]), r["commit"], r["measurement_changed"]) for r in rows)
+    commits = sorted(set((int(r["order"]), r["commit"], r["measurement_changed"]) for r in rows))
     index = {commit: i for i, (_, commit, _) in enumerate(commits)}
     chosen = [r for r in rows if r.get("benchmark") and r["instructions_per_op"]
               and re.search(pattern, "/".join(r[k] for k in ("benchmark", "strategy", "message", "width", "responders")))]
