@@ -3,7 +3,8 @@
 # asserting the figures, not just the exit codes:
 #   1. unchanged code passes (exit 0), and a second run measures exactly the same records (determinism);
 #   2. a filtered check measures exactly what the full check measured for the same cases;
-#   3. a baseline whose instructions are 10 % higher (a 10 % improvement of every case) exits 3, stale baseline,
+#   3. a baseline whose instructions are 10 % higher (a 10 % improvement of every case; 25 % for the setup cases,
+#      whose tolerance is 10 %) exits 3, stale baseline,
 #      naming every case;
 #   4. a malformed thresholds file exits 2, naming the file and the line;
 #   5. one heap allocation added to every existentialArray dispatch exits 1: +1 malloc per message in exactly the
@@ -74,11 +75,12 @@ else:  # allocation or work: existentialArray changed as expected; every other c
     for name, row in b.items():
         base = a[name]
         changed = {m: (value(row, m) or 0) - (value(base, m) or 0) for m in metrics}
-        if row["strategy"] != "existentialArray":
+        if row["benchmark"] != "dispatch" or row["strategy"] != "existentialArray":
             others += 1
             counts = {m: changed[m] for m in metrics[:3] if changed[m]}
             if counts: problems.append(f"{name} counts changed: {counts}")
-            if abs(changed["instructions_per_op"]) > 0.02 * (value(base, "instructions_per_op") or 0):
+            tolerance = 0.10 if row["benchmark"] == "setup" else 0.02  # as in Results/thresholds.csv
+            if abs(changed["instructions_per_op"]) > tolerance * (value(base, "instructions_per_op") or 0):
                 problems.append(f"{name} instructions moved by {changed['instructions_per_op']}")
             continue
         if mode == "allocation":
@@ -133,7 +135,9 @@ with open(sys.argv[2], "w", newline="") as f:
     writer = csv.DictWriter(f, fieldnames=rows[0].keys(), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        row["instructions_per_op"] = f'{float(row["instructions_per_op"]) * 1.1:.2f}'
+        # 10 % everywhere; 25 % for the setup cases, whose tolerance is 10 % (Results/thresholds.csv)
+        factor = 1.25 if row["benchmark"] == "setup" else 1.1
+        row["instructions_per_op"] = f'{float(row["instructions_per_op"]) * factor:.2f}'
         writer.writerow(row)
 PY
 check improvement 3 --baseline "$work/improved-baseline.csv"
@@ -149,11 +153,9 @@ grep -q "$work/bad-thresholds.csv:3: duplicates the rule on line 2" "$work/bad-t
     && echo "   names the file and line: $work/bad-thresholds.csv:3" || fail "bad thresholds message"
 
 # One heap allocation per dispatch: a new object stored on every existentialArray message.
+# The injected state is a global, not a stored property: a new field would change every multiplexer's layout and
+# deinit, and so the registration cases' counts.
 inject \
-    '    /// Creates a multiplexer with no targets.' \
-    '    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injected: AnyObject?
-
-    /// Creates a multiplexer with no targets.' \
     '            typealias Known = ExistentialArrayStorage<Schema>
 ' \
     '            typealias Known = ExistentialArrayStorage<Schema>
@@ -161,26 +163,26 @@ inject \
 ' \
     'extension Multiplexer: Sendable' \
     '@usableFromInline final class Injected { @usableFromInline init() {} }
+@usableFromInline nonisolated(unsafe) var injected: AnyObject?
 
 extension Multiplexer: Sendable'
 build "with one allocation per existentialArray dispatch"
 check allocation 1
 compare unchanged allocation allocation
 
-# A few more instructions per dispatch: two more stored-property updates, unchecked so that no exclusivity check
-# adds more.
+# A few more instructions per dispatch: two more updates of global variables.
 inject \
-    '    /// Creates a multiplexer with no targets.' \
-    '    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injectedWork = 0
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) internal var injectedMore = 0
-
-    /// Creates a multiplexer with no targets.' \
     '            typealias Known = ExistentialArrayStorage<Schema>
 ' \
     '            typealias Known = ExistentialArrayStorage<Schema>
             injectedWork &+= 1
             injectedMore = injectedWork &* 3
-'
+' \
+    'extension Multiplexer: Sendable' \
+    '@usableFromInline nonisolated(unsafe) var injectedWork = 0
+@usableFromInline nonisolated(unsafe) var injectedMore = 0
+
+extension Multiplexer: Sendable'
 build "with more work per existentialArray dispatch"
 check work 1
 compare unchanged work work

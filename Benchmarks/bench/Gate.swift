@@ -14,7 +14,7 @@ enum Gate {
 
     /// Every contender, forwarding and the C floor × every message × widths 1,
     /// 16, 256 × both densities; the static composition at 1, 2 and 16; the arguments array forwarding is given; the lookup in
-    /// a schema of 4 and of 64 messages.
+    /// a schema of 4 and of 64 messages; building and tearing down each strategy's multiplexer of 16 targets.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
         for message in ScrollViewMessage.allCases {
@@ -34,6 +34,9 @@ enum Gate {
             cases.append(ForwardFamily.argumentsCase(message))
         }
         cases += [ForwardFamily.lookupCase(wide: false), ForwardFamily.lookupCase(wide: true)]
+        // Registration: a multiplexer built with 16 targets and torn down, per strategy (Findings 24: it became
+        // 5x slower unseen while only dispatch was gated).
+        cases += DispatchStrategy.allCases.map { SetupFamily.setUpCase($0, width: 16, removing: true) }
         return cases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }
     }
 
