@@ -23,6 +23,7 @@ def option(arguments, name, default):
         return default
     index = arguments.index(name)
     if index + 1 >= len(arguments):
+        print(__doc__, file=sys.stderr)
         results_csv.fail(f"{name} needs a value")
     value = arguments.pop(index + 1)
     arguments.pop(index)
@@ -44,6 +45,7 @@ def main(argv):
     try:
         minimum = float(option(arguments, "--min-ns", "20"))
     except ValueError:
+        print(__doc__, file=sys.stderr)
         results_csv.fail("--min-ns takes a number")
     column = option(arguments, "--column", "ns_per_op_median")
     normalize = "--normalize" in arguments
@@ -60,6 +62,13 @@ def main(argv):
             results_csv.fail(str(error))
         if column not in header:
             results_csv.fail(f"{path}:1: no column {column}")
+        if len({(results_csv.run(row), row["timestamp"]) for row in rows}) > 1:
+            results_csv.fail(f"{path}: holds more than one run (a merged file?); compare two single runs")
+        for row in rows:
+            try:
+                float(row[column] or 0)
+            except ValueError:
+                results_csv.fail(f"{path}:{row['_line']}: {column} must be a number, got '{row[column]}'")
         runs.append({results_csv.case(row): row for row in rows})
     a, b = runs
     pairs = []
@@ -67,7 +76,7 @@ def main(argv):
         if name not in b or not row[column] or not b[name][column]:
             continue
         x, y = float(row[column]), float(b[name][column])
-        if x >= minimum and x > 0:
+        if x >= minimum and x > 0 and y > 0:
             band = max(0.02, 3 * 1.4826 * math.hypot(spread(row), spread(b[name])))
             pairs.append([name, x, y, y / x, band])
     if not pairs:

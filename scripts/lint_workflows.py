@@ -74,7 +74,8 @@ def lint(path):
 
 def main(paths):
     if not paths:
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        return 2
     problems = [problem for path in paths for problem in lint(path)]
     for problem in problems:
         print(problem)

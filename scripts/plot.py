@@ -305,7 +305,7 @@ KINDS = {"lines-by-message": lines_by_message, "counters": counters, "ratio-heat
 
 
 def run_name(row):
-    return f"{row['host']} · {row['cpu']} · {row['swift_version']}"
+    return f"{row['host']} · {row['cpu']} · {row['swift_version']} · {row['commit']} · {row['timestamp']}"
 
 
 def compare_runs(rows, message="didScroll"):
@@ -377,11 +377,17 @@ def history(path, pattern):
     return fig
 
 
+def usage(problem):
+    print(__doc__, file=sys.stderr)
+    print(f"error: {problem}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main(argv):
     arguments = argv[1:]
     if arguments[:1] == ["--history"]:
         if len(arguments) not in (2, 4) or (len(arguments) == 4 and arguments[2] != "--cases"):
-            sys.exit(__doc__)
+            usage("--history takes a CSV and optionally --cases REGEX")
         pattern = arguments[3] if len(arguments) == 4 else r"^dispatch/[^/]+/didScroll/16/16$"
         out = os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
         os.makedirs(out, exist_ok=True)
@@ -394,12 +400,12 @@ def main(argv):
     if "--output-dir" in arguments:
         index = arguments.index("--output-dir")
         if index + 1 >= len(arguments):
-            sys.exit(__doc__)
+            usage("--output-dir needs a directory")
         out = arguments[index + 1]
         del arguments[index:index + 2]
     if arguments[:1] == ["--compare"]:
         if len(arguments) != 2:
-            sys.exit(__doc__)
+            usage("--compare takes one merged CSV")
         rows = load(arguments[1])
         out = out or os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
         os.makedirs(out, exist_ok=True)
@@ -409,7 +415,7 @@ def main(argv):
         save(fig, out, "compare")
         return
     if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
-        sys.exit(__doc__)
+        usage(f"unexpected arguments: {' '.join(arguments)}")
     path = arguments[0] if arguments else "Results/results.csv"
     manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
     if not os.path.exists(manifest):

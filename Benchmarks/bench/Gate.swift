@@ -58,6 +58,10 @@ enum Gate {
     /// platform has none, the counts are reported and nothing is gated.
     static func check(_ options: BenchOptions, filter: Regex<AnyRegexOutput>?) -> Never {
         let platform = GatePlatform.current()
+        if options.baselinePath == nil && platform.swiftVersion == "unknown" {
+            // Without the version the platform has no name, and the gate would fall back to reporting only.
+            fail("cannot tell this platform's Swift version (`swift --version` failed): pass --baseline", showUsage: false)
+        }
         let path = options.baselinePath ?? platform.baselinePath
         let reportOnly = options.baselinePath == nil && !FileManager.default.fileExists(atPath: path)
             ? "no baseline for \(platform) (\(path)); commit the records (\(options.recordsPath)) as that file to gate this platform"

@@ -19,6 +19,9 @@ def main(argv):
     column = "ns_per_op_median"
     if "--column" in arguments:
         index = arguments.index("--column")
+        if index + 1 >= len(arguments):
+            print(__doc__, file=sys.stderr)
+            results_csv.fail("--column needs a value")
         column = arguments[index + 1]
         del arguments[index:index + 2]
     path = arguments[0] if arguments else "Results/results.csv"

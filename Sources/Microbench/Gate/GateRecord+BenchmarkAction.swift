@@ -24,7 +24,10 @@ extension GateRecord {
         let entries = records.flatMap { record in
             metrics.compactMap { metric -> BenchmarkActionEntry? in
                 guard let value = record.values[metric], value.isFinite else { return nil }
-                return BenchmarkActionEntry(name: "\(record.name) \(metric)", unit: units[metric] ?? metric, value: value)
+                // A dispatch case's operation is one message; another benchmark's (setup) is its own operation.
+                let unit = (units[metric] ?? metric).replacingOccurrences(
+                    of: "/message", with: record.benchmark == "dispatch" || record.benchmark.hasPrefix("forward") ? "/message" : "/operation")
+                return BenchmarkActionEntry(name: "\(record.name) \(metric)", unit: unit, value: value)
             }
         }
         let encoder = JSONEncoder()

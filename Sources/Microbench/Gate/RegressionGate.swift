@@ -43,14 +43,19 @@ public struct RegressionGate {
     /// `countsOnly`; notes for the report; whether instructions were wanted
     /// but could not be measured.
     public func measure(countsOnly: Bool, progress: Bool) -> (records: [GateRecord], notes: [String], instructionsMissing: Bool) {
-        if progress { note("counting allocations and ARC calls in \(cases.count) gate cases") }
         var counts: [String: CountsPerOperation] = [:]
-        for benchmarkCase in cases {
+        var notes: [String] = []
+        if Counters.areAvailable {
+            if progress { note("counting allocations and ARC calls in \(cases.count) gate cases") }
+        } else {
+            // Zeros would read as counts: leave the metrics out (a sanitizer build, or not glibc).
+            notes.append("allocation and ARC counts not measured: the counters are compiled out of this build (a sanitizer build, or a C library other than glibc)")
+        }
+        for benchmarkCase in cases where Counters.areAvailable {
             let body = benchmarkCase.setUp()
             body(3)
             counts[benchmarkCase.name] = Runner.countsPerOperation(of: body, iterations: countingIterations)
         }
-        var notes: [String] = []
         var instructions: [String: Double]?
         var instructionsMissing = false
         if countsOnly {
@@ -120,6 +125,9 @@ public struct RegressionGate {
             // A platform without a baseline of its own: nothing to compare with.
             notes.insert("REPORT ONLY: \(reportOnly)", at: 0)
             status = .pass
+        } else if isCI && !Counters.areAvailable {
+            notes.append("FAILED: CI=true and this build cannot count allocations and ARC calls; a platform that can gate needs them")
+            status = .fail
         } else if isCI && instructionsMissing {
             notes.append("FAILED: CI=true and instructions were not measured; install valgrind (or pass --no-instructions on purpose)")
             status = .fail
@@ -175,6 +183,7 @@ public struct RegressionGate {
     public func recordBaseline(to path: String, merging existing: [GateRecord]?, countsOnly: Bool, progress: Bool) throws -> Int {
         let (records, notes, _) = measure(countsOnly: countsOnly, progress: progress)
         for text in notes { note(text) }
+        guard records.contains(where: { !$0.values.isEmpty }) else { throw NothingMeasured() }
         var all = records
         if let existing {
             let measured = Set(records.map(\.name))
@@ -184,6 +193,13 @@ public struct RegressionGate {
         }
         try AtomicFile.write(GateRecord.render(all), to: path)
         return records.count
+    }
+
+    /// `baseline` measured nothing: no counters and no instructions.
+    public struct NothingMeasured: Error, CustomStringConvertible {
+        public var description: String {
+            "nothing was measured (the counters are compiled out and instructions were not counted); no baseline written"
+        }
     }
 
     private func note(_ text: String) {
