@@ -49,6 +49,8 @@ check() { # label expected-status [bench check arguments...]
 compare() { # label-a label-b mode
     python3 - "$work/$1.csv" "$work/$2.csv" "$3" <<'PY' || failures=$((failures + 1))
 import csv, sys
+sys.path.insert(0, "scripts")
+import results_csv
 a_path, b_path, mode = sys.argv[1:4]
 def load(path):
     with open(path) as f:
@@ -79,7 +81,7 @@ else:  # allocation or work: existentialArray changed as expected; every other c
             others += 1
             counts = {m: changed[m] for m in metrics[:3] if changed[m]}
             if counts: problems.append(f"{name} counts changed: {counts}")
-            tolerance = 0.10 if row["benchmark"] == "setup" else 0.02  # as in Results/thresholds.csv
+            tolerance = results_csv.relative_tolerance("Results/thresholds.csv", "instructions_per_op", row)
             if abs(changed["instructions_per_op"]) > tolerance * (value(base, "instructions_per_op") or 0):
                 problems.append(f"{name} instructions moved by {changed['instructions_per_op']}")
             continue
@@ -130,13 +132,16 @@ baseline=$("$bench" platform | cut -d' ' -f2)
 [ -f "$baseline" ] || { echo "prove-gate: this platform has no baseline ($baseline); run bench baseline first" >&2; exit 1; }
 python3 - "$baseline" "$work/improved-baseline.csv" <<'PY'
 import csv, sys
+sys.path.insert(0, "scripts")
+import results_csv
 rows = list(csv.DictReader(open(sys.argv[1])))
 with open(sys.argv[2], "w", newline="") as f:
     writer = csv.DictWriter(f, fieldnames=rows[0].keys(), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        # 10 % everywhere; 25 % for the setup cases, whose tolerance is 10 % (Results/thresholds.csv)
-        factor = 1.25 if row["benchmark"] == "setup" else 1.1
+        # Improved well beyond the case's tolerance (Results/thresholds.csv): 10 % where it is 2 %, 25 % where 10 %.
+        tolerance = results_csv.relative_tolerance("Results/thresholds.csv", "instructions_per_op", row)
+        factor = 1 + max(0.10, 2.5 * tolerance)
         row["instructions_per_op"] = f'{float(row["instructions_per_op"]) * factor:.2f}'
         writer.writerow(row)
 PY

@@ -84,3 +84,15 @@ def write_atomically(path, header, rows):
 def fail(message, status=2):
     print(f"error: {message}", file=sys.stderr)
     sys.exit(status)
+
+
+def relative_tolerance(thresholds_path, metric, row):
+    """The `max_relative_increase` that the gate's thresholds file allows `row` (a gate record) for `metric`: the
+    most specific matching rule wins, a strategy over a benchmark over `*`, as `bench check` decides."""
+    with open(thresholds_path, newline="") as handle:
+        rules = [rule for rule in csv.DictReader(handle) if rule["metric"] == metric
+                 and rule["benchmark"] in ("*", row["benchmark"]) and rule["strategy"] in ("*", row["strategy"])]
+    if not rules:
+        raise Malformed(f"{thresholds_path}: no rule for {metric} matches {case(row)}")
+    best = max(rules, key=lambda rule: 2 * (rule["strategy"] != "*") + (rule["benchmark"] != "*"))
+    return float(best["max_relative_increase"])

@@ -57,15 +57,11 @@ enum Gate {
     /// Without `--baseline`, the current platform's baseline; when the
     /// platform has none, the counts are reported and nothing is gated.
     static func check(_ options: BenchOptions, filter: Regex<AnyRegexOutput>?) -> Never {
-        let platform = GatePlatform.current()
-        if options.baselinePath == nil && platform.swiftVersion == "unknown" {
-            // Without the version the platform has no name, and the gate would fall back to reporting only.
-            fail("cannot tell this platform's Swift version (`swift --version` failed): pass --baseline", showUsage: false)
+        let (path, platform) = baselinePath(options)
+        let reportOnly = platform.flatMap { platform in
+            FileManager.default.fileExists(atPath: path) ? nil
+                : "no baseline for \(platform) (\(path)); commit the records (\(options.recordsPath)) as that file to gate this platform"
         }
-        let path = options.baselinePath ?? platform.baselinePath
-        let reportOnly = options.baselinePath == nil && !FileManager.default.fileExists(atPath: path)
-            ? "no baseline for \(platform) (\(path)); commit the records (\(options.recordsPath)) as that file to gate this platform"
-            : nil
         let baseline: [GateRecord]
         let thresholds: GateThresholds
         do {
@@ -76,7 +72,7 @@ enum Gate {
         }
         let gate = make(options, filter: filter)
         guard !gate.cases.isEmpty else { fail("no gate case matches the selection", showUsage: false) }
-        if options.showsProgress { FileHandle.standardError.write(Data("gate: \(platform), baseline \(path)\n".utf8)) }
+        if options.showsProgress { FileHandle.standardError.write(Data("gate: baseline \(path)\n".utf8)) }
         let status = gate.check(
             baseline: baseline, thresholds: thresholds, countsOnly: options.countsOnly,
             progress: options.showsProgress, showsTime: true, summaryPath: options.summaryPath,
@@ -88,7 +84,7 @@ enum Gate {
     /// current platform's without `--baseline`); with a filter, only the
     /// matching cases are re-recorded.
     static func baseline(_ options: BenchOptions, filter: Regex<AnyRegexOutput>?) -> Never {
-        let path = options.baselinePath ?? GatePlatform.current().baselinePath
+        let path = baselinePath(options).path
         let gate = make(options, filter: filter)
         guard !gate.cases.isEmpty else { fail("no gate case matches the selection", showUsage: false) }
         var existing: [GateRecord]?
@@ -108,6 +104,19 @@ enum Gate {
             fail("could not write \(path): \(error)", showUsage: false)
         }
         exit(0)
+    }
+
+    /// The baseline `--baseline` names, or else this platform's (with the
+    /// platform). Exits 2 when the platform cannot be named: without its Swift
+    /// version, `check` would fall back to reporting only and `baseline` would
+    /// write a file no platform reads.
+    static func baselinePath(_ options: BenchOptions) -> (path: String, platform: GatePlatform?) {
+        if let path = options.baselinePath { return (path, nil) }
+        let platform = GatePlatform.current()
+        guard platform.swiftVersion != "unknown" else {
+            fail("cannot tell this platform's Swift version (`swift --version` failed): pass --baseline", showUsage: false)
+        }
+        return (platform.baselinePath, platform)
     }
 
     static func readFile(_ path: String) throws -> String {
