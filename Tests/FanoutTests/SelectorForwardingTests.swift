@@ -86,6 +86,39 @@ struct SelectorForwardingTests {
         #expect(nested.map { $0 as? Bool } == [true, true])
     }
 
+    @Test("a forwarded callback that removes every target and lets go of the multiplexer frees nothing in use",
+          arguments: [false, true])
+    func callbackLetsGoOfEverything(dragging: Bool) throws {
+        // `forward` borrows its forwarder and the handler list without
+        // retaining them: this is the callback that would free them if the
+        // storage did not keep both for its own lifetime. Under ASan (.ci/run)
+        // a use after free fails the run; here the probes say whether a
+        // target died inside its own callback.
+        weak var released: SelectorDictionaryMultiplexer<ScrollViewSchema>?
+        var answers: [Any?] = []
+        do {
+            var multiplexer: SelectorDictionaryMultiplexer<ScrollViewSchema>? = SelectorDictionaryMultiplexer()
+            released = multiplexer
+            var probes: [Probe]? = makeProbes(3, in: multiplexer!, log: log) { _ in Set(ScrollViewMessage.allCases) }
+            let letGo: (Probe) -> Void = { _ in
+                guard let current = multiplexer else { return }
+                for probe in probes ?? [] { current.remove(probe) }
+                probes = nil
+                multiplexer = nil
+            }
+            probes![0].onDidScroll = letGo
+            probes![0].onDidEndDragging = letGo
+            let forwarding = multiplexer!
+            answers = dragging
+                ? try forwarding.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView, true])
+                : try forwarding.forward("scrollViewDidScroll:", arguments: [scrollView])
+        }
+        #expect(released == nil, "the multiplexer is gone once the forward returns")
+        #expect(log.freedInsideOwnCallback.isEmpty, "freed inside its own callback: \(log.freedInsideOwnCallback)")
+        #expect(answers.count == 3, "every target registered when the forward began answers")
+        #expect(log.deallocated.sorted() == [0, 1, 2])
+    }
+
     @Test("responds(toSelector:) reflects the registered targets")
     func respondsToSelector() {
         let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()

@@ -89,8 +89,8 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     }
 
     /// Calls every closure of the list `handlers` (of this signature) with
-    /// `arguments` and makes `answers` their answers, each boxed by `box`: the
-    /// delivery of `forward`, which does not stop early.
+    /// `arguments` and makes `answers` their answers, each boxed by `box` as a
+    /// `Boxed` (or `nil`): the delivery of `forward`, which does not stop early.
     ///
     /// `answers` may hold the answers of an earlier call. When nothing else
     /// holds that array, its storage is reused: each old answer is destroyed
@@ -100,8 +100,9 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     /// - Complexity: O(*r* + *o*) for *r* closures and *o* old answers.
     @inlinable
     @inline(__always)
-    static func forward(
-        _ arguments: Arguments, to handlers: AnyObject?, into answers: inout [Any?], boxing box: (Result) -> Any?
+    static func forward<Boxed>(
+        _ arguments: Arguments, to handlers: AnyObject?, into answers: inout [Any?], boxing box: (Result) -> Any?,
+        boxedType: Boxed.Type
     ) {
         let snapshot = snapshot(of: handlers.map { unsafeDowncast($0, to: ClosureListBase.self) }) ?? []
         let count = snapshot.count
@@ -111,13 +112,14 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
             answers.withUnsafeMutableBufferPointer { buffer in
                 let slots = buffer.baseAddress!
                 while index < Swift.min(old, count) {
-                    ReusedAnswers.destroy(slots + index)
-                    (slots + index).initialize(to: box(snapshot[index].value(arguments)))
+                    ReusedAnswers.destroy(slots + index, skipping: boxedType)
+                    ReusedAnswers.initialize(
+                        slots + index, to: snapshot[index].value(arguments), boxing: box, boxedType: boxedType)
                     index &+= 1
                 }
                 var spare = count
                 while spare < old {
-                    ReusedAnswers.destroy(slots + spare)
+                    ReusedAnswers.destroy(slots + spare, skipping: boxedType)
                     (slots + spare).initialize(to: nil)
                     spare &+= 1
                 }
@@ -140,31 +142,17 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
 /// runtime's generic value witnesses (what `removeAll`, assignment and the
 /// array's own deinitializer do) costs about 60 instructions per answer; an
 /// `Any?` whose `Any` is destroyed directly costs about 15 (measured with
-/// callgrind, Documentation/Findings.md, 18).
+/// callgrind, Documentation/Findings.md, 18), and one that holds a value of
+/// the trivial type the new answers have, none.
 @usableFromInline
 internal enum ReusedAnswers {
-    /// Whether `Any?` is laid out as `Any`, with `nil` as a null type
-    /// metadata pointer in its last word, as the Swift ABI lays out an
-    /// optional existential; checked once, and reuse is off when it fails.
-    @usableFromInline
-    internal static let layoutIsKnown: Bool = {
-        guard MemoryLayout<Any?>.size == MemoryLayout<Any>.size,
-              MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride else { return false }
-        let none: Any? = nil, some: Any? = ()
-        return withUnsafeBytes(of: none) { $0.load(fromByteOffset: metadataOffset, as: UInt.self) == 0 }
-            && withUnsafeBytes(of: some) { $0.load(fromByteOffset: metadataOffset, as: UInt.self) != 0 }
-    }()
-
-    @usableFromInline
-    internal static let metadataOffset = 3 * MemoryLayout<UnsafeRawPointer>.size
-
     /// Whether `answers` may be written in place: the layout is known and
     /// nothing else holds its storage (an array is one reference to its
     /// storage object on this platform; the empty array's shared storage is
     /// never unique).
     @inlinable
     internal static func canReuse(_ answers: inout [Any?]) -> Bool {
-        guard layoutIsKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
+        guard ExistentialLayout.isKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
         return withUnsafeMutablePointer(to: &answers) { array in
             UnsafeMutableRawPointer(array).withMemoryRebound(to: AnyObject.self, capacity: 1) {
                 isKnownUniquelyReferenced(&$0.pointee)
@@ -172,11 +160,39 @@ internal enum ReusedAnswers {
         }
     }
 
-    /// Destroys the answer at `slot`, leaving it uninitialized.
+    /// Destroys the answer at `slot`, leaving it uninitialized. An answer
+    /// whose type is `Trivial` (a type with nothing to destroy: `Void`,
+    /// `Bool`) is left as it is: the array of a message answered again is
+    /// overwritten without a call per answer.
     @inlinable
-    internal static func destroy(_ slot: UnsafeMutablePointer<Any?>) {
+    @inline(__always)
+    internal static func destroy<Trivial>(_ slot: UnsafeMutablePointer<Any?>, skipping trivial: Trivial.Type) {
         let raw = UnsafeMutableRawPointer(slot)
-        guard raw.load(fromByteOffset: metadataOffset, as: UInt.self) != 0 else { return }
+        let metadata = raw.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
+        guard metadata != 0 else { return }
+        if _isPOD(Trivial.self) && ExistentialLayout.storesInline(Trivial.self)
+            && metadata == ExistentialLayout.identity(of: Trivial.self) { return }
         raw.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
+    }
+
+    /// Writes `answer`, boxed by `box`, to the uninitialized `slot`. An
+    /// answer boxed as it is (`Boxed` is `Answer`), of a trivial type stored
+    /// inline (`Void`, `Bool`), is written as
+    /// its own bytes and its type's metadata. The compiler's way builds the
+    /// `Any?` in a stack temporary (the callee's answer, then the metadata
+    /// word) and copies it with 16-byte loads that span those narrower stores
+    /// just made: loads the processor cannot serve by store forwarding, about
+    /// 3 ns per answer here (Documentation/Findings.md, 25).
+    @inlinable
+    @inline(__always)
+    internal static func initialize<Answer, Boxed>(
+        _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type
+    ) {
+        guard Answer.self == Boxed.self && _isPOD(Answer.self) && ExistentialLayout.storesInline(Answer.self) else {
+            return slot.initialize(to: box(answer))
+        }
+        let raw = UnsafeMutableRawPointer(slot)
+        raw.storeBytes(of: answer, as: Answer.self)
+        raw.storeBytes(of: ExistentialLayout.identity(of: Answer.self), toByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
     }
 }

@@ -48,7 +48,7 @@ internal struct ArgumentList {
 
     @inlinable
     func value<T>(at position: Int, as type: T.Type) throws(ForwardingError) -> T {
-        if let exact = exactly(values[position], as: T.self) { return exact }
+        if let exact = exactly(values, at: position, as: T.self) { return exact }
         guard let value = values[position] as? T else {
             throw .wrongArgumentType(
                 selector: selector, position: position, expected: String(reflecting: T.self),
@@ -56,17 +56,4 @@ internal struct ArgumentList {
         }
         return value
     }
-}
-
-/// `value` as a `T` when its dynamic type is exactly `T` (the usual argument):
-/// the value is taken out of its box as it is, without the search of
-/// conformances and superclasses that `as?` runs first (about 100 of its 260
-/// instructions saved per argument, Documentation/Findings.md, 18). `nil`
-/// otherwise.
-@inlinable
-@inline(__always)
-internal func exactly<T>(_ value: Any, as type: T.Type) -> T? {
-    guard Swift.type(of: value) == T.self else { return nil }
-    func take<Opened>(_ opened: Opened) -> T { unsafeBitCast(opened, to: T.self) }
-    return _openExistential(value, do: take)
 }

@@ -47,7 +47,7 @@ extension MessageProtocol {
     /// at run time to see whether it is an optional to unwrap.
     public var forwarder: MessageForwarder {
         { arguments, handlers, answers throws(ForwardingError) in
-            ClosureList.forward(try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional)
+            ClosureList.forward(try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
         }
     }
 }
@@ -150,7 +150,9 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     ) where Boxing.Answer == Result {
         self.init(key: key, body: body, binder: binder, unpacker: unpacker) { unpacker, selector in
             { arguments, handlers, answers throws(ForwardingError) in
-                ClosureList.forward(try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box)
+                ClosureList.forward(
+                    try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box,
+                    boxedType: Boxing.Boxed.self)
             }
         }
     }
@@ -305,12 +307,15 @@ extension Message {
 @usableFromInline
 internal protocol AnswerBoxing {
     associatedtype Answer
+    /// The type of the value a non-`nil` boxed answer holds.
+    associatedtype Boxed
     static func box(_ answer: Answer) -> Any?
 }
 
 /// Answers boxed as they are.
 @usableFromInline
 internal enum AnswerAsIs<Answer>: AnswerBoxing {
+    @usableFromInline typealias Boxed = Answer
     @inlinable @inline(__always)
     static func box(_ answer: Answer) -> Any? { answer }
 }
@@ -318,6 +323,7 @@ internal enum AnswerAsIs<Answer>: AnswerBoxing {
 /// Optional answers unwrapped, so that a `nil` answer reads as `nil`.
 @usableFromInline
 internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
+    @usableFromInline typealias Boxed = Wrapped
     @inlinable @inline(__always)
     static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }

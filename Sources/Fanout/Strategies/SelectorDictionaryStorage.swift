@@ -49,12 +49,17 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
-    /// The ordinal of every selector, for messages named at run time: one
-    /// hash of the name and one probe, whatever the number of messages.
-    internal let ordinals: SelectorTable
+    /// The selectors' ordinals and the messages' forwarders, shared by every
+    /// storage of the schema. Unretained, so that reading it retains nothing:
+    /// a table is never freed.
+    internal let forwarding = Unmanaged.passUnretained(ForwardingTable<Schema>.shared)
 
-    /// Every message's forwarder, by ordinal, asked of its descriptor once.
-    internal let forwarders: ContiguousArray<MessageForwarder>
+    /// Each message's handler list, by ordinal, for `forward`, which has found
+    /// the ordinal already (one hash of the name): a second lookup by
+    /// selector would find the same list in about 80 more instructions.
+    /// Unretained: `handlers` owns the lists (see `forward`).
+    @exclusivity(unchecked)
+    internal var handlersByOrdinal: ContiguousArray<Unmanaged<ClosureListBase>?>
 
     /// The answers array `forward` returned last, kept so that the next call
     /// can reuse its storage once the caller has let go of it.
@@ -69,18 +74,15 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
 
     /// An empty storage.
     public init() {
-        let names = selectors.map(\.name)
-        ordinals = SelectorTable(names)
-        var forwarders = [MessageForwarder?](repeating: nil, count: names.count)
-        for message in Schema.messages { forwarders[message.key.ordinal] = message.forwarder }
-        self.forwarders = ContiguousArray(forwarders.enumerated().map { ordinal, forwarder in
-            guard let forwarder else { preconditionFailure("\(Schema.self).messages has no descriptor for '\(names[ordinal])'") }
-            return forwarder
-        })
+        handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
     }
 
     func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
+        // A list, once made, stays in `handlers` for the storage's lifetime.
+        if handlersByOrdinal[key.ordinal] == nil {
+            handlersByOrdinal[key.ordinal] = handlers[selectors[key.ordinal]].map(Unmanaged.passUnretained)
+        }
     }
 
     /// Registers `target`, binding a handler for each message it responds to.
@@ -105,7 +107,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     /// - Complexity: O(*s*) for a selector of *s* characters, whatever the
     ///   number of messages (one hash and one probe).
     public func responds(toSelector selector: String) -> Bool {
-        guard let ordinal = ordinals.ordinal(of: selector) else { return false }
+        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else { return false }
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
@@ -156,19 +158,28 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        guard let ordinal = ordinals.ordinal(of: selector) else {
-            throw .unrecognizedSelector(selector, known: ordinals.names)
+        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
+            throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }
-        // The registered selector, as a typed dispatch uses: its name shares
-        // storage with the dictionary's key, so the probe compares no characters.
         // The last answers array, reused: once its caller has let go of it,
         // the new answers are written over the old ones in place, with no
         // allocation (Documentation/Findings.md, 18). Taken out for the call,
         // so that a nested `forward` makes its own.
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
-        try forwarders[ordinal](arguments, handlers[selectors[ordinal]], &answers)
+        // Neither the forwarder nor the handlers are retained for the call:
+        // a forwarder's table is never freed, the caller keeps this storage
+        // alive until `forward` returns, and a handler list, once made, stays
+        // in `handlers` for the storage's lifetime (`unbind` empties a list,
+        // never drops it). A callback that removes every
+        // target and lets go of the multiplexer frees neither
+        // (SelectorForwardingTests, run under ASan in `.ci/run`). Retaining
+        // them cost two retains and two releases per message.
+        let failure = forwarding._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
+            $0.forward(arguments, to: handlersByOrdinal[ordinal], into: &answers)
+        }
         answersBuffer = answers
+        if let failure { throw failure }
         return answers
     }
 }
