@@ -92,10 +92,14 @@ def main(argv):
         print(f"| {need} | `{name}` | {ns(warm):.1f} ({ns(warm) / ns(reference):.1f}×{sparse}){cold_text} | {caveat} |")
     static = row("dispatch", "staticCompositionDirect", "didScroll", 16, 16, required=False)
     static_protocol = row("dispatch", "staticComposition", "didScroll", 16, 16, required=False)
+    static_generic = row("dispatch", "staticCompositionGeneric", "didScroll", 16, 16, required=False)
     if static and static_protocol:
-        print(f"| Behaviours fixed where the screen is built, called directly | `StaticComposition` | {ns(static):.2f} at width 16"
-              f" ({ns(static) / ns(row('dispatch', 'cFunctionPointer', 'didScroll', 16, 16)):.2f}×) | "
-              f"Through the protocol (as a delegate) {ns(static_protocol):.0f} ns per delivery: call it on its type |")
+        floor16 = ns(row("dispatch", "cFunctionPointer", "didScroll", 16, 16))
+        caveat = "As a delegate, hold it in a type of your own (`ComposedScrollViewDelegate`)"
+        if static_generic:
+            caveat += f": the group itself as the delegate costs {ns(static_generic):.0f} ns per delivery"
+        print(f"| Behaviours fixed where the screen is built | `StaticComposition` | {ns(static):.2f} on its type,"
+              f" {ns(static_protocol):.2f} as a delegate, at width 16 ({ns(static_protocol) / floor16:.2f}×) | {caveat} |")
 
     claims = []
     forward = row("forward", "selectorDictionary", "didScroll", width, width, required=False)

@@ -5,27 +5,32 @@ import ScrollViewKit
 /// Compile-time fan-out: the behaviours' types known where the group is built.
 /// Rows of `dispatch`, widths 1 … 16, every message:
 ///
-/// - `staticComposition`: a ``StaticComposition`` called through
-///   `any ScrollViewDelegate`, as a `ScrollView` calls its delegate (dense and
-///   sparse, like the dynamic strategies; the gate measures these);
+/// - `staticComposition`: a ``StaticComposition`` held by a type of its own
+///   (``ComposedScrollViewDelegate``) called through `any ScrollViewDelegate`,
+///   as a `ScrollView` calls its delegate (dense and sparse, like the dynamic
+///   strategies; the gate measures these);
 /// - `staticCompositionDirect`: the same group called on its concrete type;
+/// - `staticCompositionGeneric`: the group itself as the delegate, through its
+///   conformance, which is generic over the elements;
 /// - `parameterPack`: `StaticMultiplexer` over a parameter pack (every
 ///   element sent every message).
 enum StaticFanOutFamily: BenchmarkFamily {
-    static let contenders = ["staticComposition", "staticCompositionDirect", "parameterPack"]
+    static let contenders = ["staticComposition", "staticCompositionDirect", "staticCompositionGeneric", "parameterPack"]
     static let widths = [1, 2, 4, 8, 16]
 
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         selection.messages.flatMap { message in
             widths.filter(selection.widths.contains).flatMap { width in
                 DispatchFamily.responderCounts(width: width).flatMap {
-                    [compositionCase(message, width: width, responders: $0), directCase(message, width: width, responders: $0)]
+                    [compositionCase(message, width: width, responders: $0), directCase(message, width: width, responders: $0),
+                     genericCase(message, width: width, responders: $0)]
                 } + [packCase(message, width: width)]
             }
         }
     }
 
-    /// The group through `any ScrollViewDelegate`. The gate measures these cases.
+    /// The group, held by a type of its own, through `any ScrollViewDelegate`.
+    /// The gate measures these cases.
     static func compositionCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
         BenchmarkCase(DispatchFamily.id("staticComposition", message, width: width, responders: responders),
                       deliveriesPerOperation: responders) {
@@ -38,6 +43,15 @@ enum StaticFanOutFamily: BenchmarkFamily {
         BenchmarkCase(DispatchFamily.id("staticCompositionDirect", message, width: width, responders: responders),
                       deliveriesPerOperation: responders) {
             StaticGroups.make(width: width, responders: responders, Direct(message: message))
+        }
+    }
+
+    /// The group itself through `any ScrollViewDelegate`: its generic
+    /// conformance's witnesses deliver through the group's table of closures.
+    static func genericCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(DispatchFamily.id("staticCompositionGeneric", message, width: width, responders: responders),
+                      deliveriesPerOperation: responders) {
+            StaticGroups.make(width: width, responders: responders, ThroughGenericConformance(message: message))
         }
     }
 
@@ -77,24 +91,80 @@ enum StaticGroups {
         }
         let end = StaticEnd<ScrollViewSchema>()
         switch width {
-        case 1: return visitor.visit(StaticComposition(StaticPair(end, next(TallyTarget.init(responds:)))))
-        case 2: return visitor.visit(StaticComposition(two(end)))
-        case 4: return visitor.visit(StaticComposition(two(two(end))))
-        case 8: return visitor.visit(StaticComposition(two(two(two(two(end))))))
-        default: return visitor.visit(StaticComposition(two(two(two(two(two(two(two(two(end))))))))))
+        case 1:
+            let group = StaticComposition(StaticPair(end, next(TallyTarget.init(responds:))))
+            return visitor.visit(group, named: Composed1(composition: group))
+        case 2:
+            let group = StaticComposition(two(end))
+            return visitor.visit(group, named: Composed2(composition: group))
+        case 4:
+            let group = StaticComposition(two(two(end)))
+            return visitor.visit(group, named: Composed4(composition: group))
+        case 8:
+            let group = StaticComposition(two(two(two(two(end)))))
+            return visitor.visit(group, named: Composed8(composition: group))
+        default:
+            let group = StaticComposition(two(two(two(two(two(two(two(two(end)))))))))
+            return visitor.visit(group, named: Composed16(composition: group))
         }
     }
 }
 
-/// What to do with a group of a concrete type.
-protocol GroupVisitor {
-    func visit<Elements: StaticElements>(_ group: StaticComposition<ScrollViewSchema, Elements>) -> (Int) -> Void
+// The group of each width as a type of its own: not generic, so its
+// conformance's witnesses are specialized for its elements.
+typealias Elements1 = StaticPair<StaticEnd<ScrollViewSchema>, TallyTarget>
+typealias TwoMore<Prefix: StaticElements> = StaticPair<StaticPair<Prefix, TallyTarget>, OffsetTarget>
+typealias Elements2 = TwoMore<StaticEnd<ScrollViewSchema>>
+typealias Elements4 = TwoMore<Elements2>
+typealias Elements8 = TwoMore<TwoMore<Elements4>>
+typealias Elements16 = TwoMore<TwoMore<TwoMore<TwoMore<Elements8>>>>
+
+final class Composed1: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, Elements1>
+    init(composition: StaticComposition<ScrollViewSchema, Elements1>) { self.composition = composition }
+}
+final class Composed2: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, Elements2>
+    init(composition: StaticComposition<ScrollViewSchema, Elements2>) { self.composition = composition }
+}
+final class Composed4: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, Elements4>
+    init(composition: StaticComposition<ScrollViewSchema, Elements4>) { self.composition = composition }
+}
+final class Composed8: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, Elements8>
+    init(composition: StaticComposition<ScrollViewSchema, Elements8>) { self.composition = composition }
+}
+final class Composed16: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, Elements16>
+    init(composition: StaticComposition<ScrollViewSchema, Elements16>) { self.composition = composition }
 }
 
-/// Sends the message to the group through `any ScrollViewDelegate`.
+/// What to do with a group of a concrete type.
+/// `named` is the group held by a type of its own.
+protocol GroupVisitor {
+    func visit<Elements: StaticElements>(
+        _ group: StaticComposition<ScrollViewSchema, Elements>, named: any ScrollViewDelegate
+    ) -> (Int) -> Void
+}
+
+/// Sends the message through `any ScrollViewDelegate` to the type that holds
+/// the group.
 struct ThroughProtocol: GroupVisitor {
     let message: ScrollViewMessage
-    func visit<Elements: StaticElements>(_ group: StaticComposition<ScrollViewSchema, Elements>) -> (Int) -> Void {
+    func visit<Elements: StaticElements>(
+        _ group: StaticComposition<ScrollViewSchema, Elements>, named: any ScrollViewDelegate
+    ) -> (Int) -> Void {
+        MessageLoop.body(sending: message, to: DelegateReceiver(delegate: identity(named)))
+    }
+}
+
+/// Sends the message through `any ScrollViewDelegate` to the group itself.
+struct ThroughGenericConformance: GroupVisitor {
+    let message: ScrollViewMessage
+    func visit<Elements: StaticElements>(
+        _ group: StaticComposition<ScrollViewSchema, Elements>, named: any ScrollViewDelegate
+    ) -> (Int) -> Void {
         MessageLoop.body(sending: message, to: DelegateReceiver(delegate: identity(group as any ScrollViewDelegate)))
     }
 }
@@ -105,7 +175,9 @@ struct ThroughProtocol: GroupVisitor {
 /// ``clobberMemory()``, an opaque call of a few instructions.
 struct Direct: GroupVisitor {
     let message: ScrollViewMessage
-    func visit<Elements: StaticElements>(_ group: StaticComposition<ScrollViewSchema, Elements>) -> (Int) -> Void {
+    func visit<Elements: StaticElements>(
+        _ group: StaticComposition<ScrollViewSchema, Elements>, named: any ScrollViewDelegate
+    ) -> (Int) -> Void {
         MessageLoop.body(sending: message, to: Clobbering(receiver: identity(group)))
     }
 }

@@ -119,3 +119,45 @@ extension StaticComposition: ScrollViewDelegate where Schema == ScrollViewSchema
         askUntilAnswered(Schema.viewForZooming, scrollView)
     }
 }
+
+/// A type of your own that holds a ``StaticComposition`` of scroll-view
+/// behaviours and is their delegate, with witnesses specialized for the
+/// group's elements (see ``ComposedBehaviours``):
+///
+/// ```swift
+/// final class ListBehaviours: ComposedScrollViewDelegate {
+///     let composition = ScrollViewSchema.compose { PullToRefresh(); ParallaxHeader() }
+/// }
+/// ```
+public protocol ComposedScrollViewDelegate: ComposedBehaviours, ScrollViewDelegate where Schema == ScrollViewSchema {}
+
+// The same one line per message as the multiplexers' glue. Once a conforming
+// type's witness is specialized for its elements, each message is delivered
+// inline as on the group's own type (Documentation/Findings.md, 26).
+extension ComposedScrollViewDelegate {
+    /// Forwards to every responding element.
+    @inlinable
+    public func scrollViewDidScroll(_ scrollView: ScrollView) { send(Schema.didScroll, scrollView) }
+
+    /// Forwards to every responding element.
+    @inlinable
+    public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        send(Schema.didEndDragging, (scrollView, decelerate))
+    }
+
+    /// Asks every responding element; `true` when all agree or none responds.
+    @inlinable
+    public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        askAll(Schema.shouldScrollToTop, scrollView)
+    }
+
+    /// The first non-`nil` view offered by a responding element, in order.
+    @inlinable
+    public func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        askUntilAnswered(Schema.viewForZooming, scrollView)
+    }
+
+    /// Whether any element responds to `message`.
+    @inlinable
+    public func responds(to message: ScrollViewMessage) -> Bool { composition.responds(to: message) }
+}

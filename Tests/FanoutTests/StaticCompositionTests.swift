@@ -3,14 +3,15 @@ import ScrollViewKit
 import Testing
 
 /// The conformance checks that apply to a fixed group, run on the group's
-/// concrete type and through `any ScrollViewDelegate` (as a delegate property
-/// holds it). Not applicable, because the group is immutable: adding twice,
+/// concrete type, through `any ScrollViewDelegate` (as a delegate property
+/// holds it), and through a type of its own that holds the group
+/// (``ComposedScrollViewDelegate``). Not applicable, because the group is immutable: adding twice,
 /// removing strangers, a target added or removed during a dispatch, `count`
 /// after removal, the weak strategies' lifetimes (the group holds its elements
 /// strongly, as `existentialArray` does).
 @Suite("StaticComposition: a fixed group with the strategies' semantics")
 struct StaticCompositionTests {
-    enum Call: String, CaseIterable { case concrete, throughProtocol }
+    enum Call: String, CaseIterable { case concrete, throughProtocol, named }
 
     let log = Log()
     let view = ScrollView()
@@ -22,7 +23,18 @@ struct StaticCompositionTests {
 
     /// `group` as the call under test sees it.
     func delegate<E: StaticElements>(_ group: StaticComposition<ScrollViewSchema, E>, _ call: Call) -> any ScrollViewDelegate {
-        call == .concrete ? group : identityDelegate(group)
+        switch call {
+        case .concrete: group
+        case .throughProtocol: identityDelegate(group)
+        case .named:
+            // Three probes get a holder that is not generic, whose witnesses
+            // are specialized as an app's would be; other groups a generic one.
+            if let three = group as? StaticComposition<ScrollViewSchema, ThreeProbes> {
+                identityDelegate(ThreeProbeBehaviours(composition: three))
+            } else {
+                identityDelegate(NamedGroup(composition: group))
+            }
+        }
     }
 
     @Test("delivers in order, only to responders, and answers like the dynamic strategies", arguments: Call.allCases)
@@ -130,7 +142,7 @@ struct StaticCompositionTests {
     /// concrete type from the owner's property, or by a `ScrollView` whose
     /// weak delegate is the group.
     @Test("a callback that makes the owner let go of the group does not free its element",
-          arguments: Call.allCases, [false, true])
+          arguments: [Call.concrete, .throughProtocol], [false, true])
     func ownerLetsGoOfTheGroup(call: Call, nested: Bool) {
         typealias Group = StaticComposition<ScrollViewSchema, StaticPair<StaticPair<StaticEnd<ScrollViewSchema>, Probe>, Probe>>
         final class Screen { var behaviours: Group? }
@@ -145,7 +157,7 @@ struct StaticCompositionTests {
                 switch (nested, call) {
                 case (false, _): screen.behaviours = nil
                 case (true, .concrete): screen.behaviours?.scrollViewDidEndDragging(view, willDecelerate: false)
-                case (true, .throughProtocol): view.delegate?.scrollViewDidEndDragging(view, willDecelerate: false)
+                case (true, .throughProtocol), (true, .named): view.delegate?.scrollViewDidEndDragging(view, willDecelerate: false)
                 }
                 probe.scrollToTopAnswer.toggle()  // touches the element after its group is gone
             }
@@ -154,7 +166,7 @@ struct StaticCompositionTests {
         view.delegate = screen.behaviours
         switch call {
         case .concrete: screen.behaviours?.scrollViewDidScroll(view)
-        case .throughProtocol: view.scroll(to: 5)
+        case .throughProtocol, .named: view.scroll(to: 5)
         }
         #expect(log.freedInsideOwnCallback.isEmpty, "freed inside its own callback: \(log.freedInsideOwnCallback)")
         #expect(screen.behaviours == nil && weakProbe == nil, "the group and its elements are gone afterwards")
@@ -165,3 +177,17 @@ struct StaticCompositionTests {
 /// `group` behind an opaque function, so the call goes through the protocol.
 @inline(never)
 func identityDelegate(_ delegate: any ScrollViewDelegate) -> any ScrollViewDelegate { delegate }
+
+typealias ThreeProbes = StaticPair<StaticPair<StaticPair<StaticEnd<ScrollViewSchema>, Probe>, Probe>, Probe>
+
+/// A holder of three probes, as an app names its group of behaviours.
+final class ThreeProbeBehaviours: ComposedScrollViewDelegate {
+    let composition: StaticComposition<ScrollViewSchema, ThreeProbes>
+    init(composition: StaticComposition<ScrollViewSchema, ThreeProbes>) { self.composition = composition }
+}
+
+/// A holder of any group.
+final class NamedGroup<Elements: StaticElements>: ComposedScrollViewDelegate where Elements.Schema == ScrollViewSchema {
+    let composition: StaticComposition<ScrollViewSchema, Elements>
+    init(composition: StaticComposition<ScrollViewSchema, Elements>) { self.composition = composition }
+}
