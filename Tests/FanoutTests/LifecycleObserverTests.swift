@@ -45,6 +45,15 @@ extension StaticComposition: LifecycleObserver where Schema == LifecycleSchema {
     func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
 }
 
+// A group held by a type of its own, with witnesses specialized for its elements:
+// the refinement, and the same one line per message.
+protocol ComposedLifecycleObserver: ComposedBehaviours, LifecycleObserver where Schema == LifecycleSchema {}
+
+extension ComposedLifecycleObserver {
+    func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
+    func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
+}
+
 /// Where a multiplexer is assigned: a view controller with one observer.
 final class ObservedViewController {
     weak var observer: (any LifecycleObserver)?
@@ -125,6 +134,25 @@ struct LifecycleObserverTests {
         viewController.observer = group
         viewController.appear(animated: true)
         group.viewDidDisappear(false)
+        #expect(first.events == ["first appeared animated=true", "first disappeared animated=false"])
+        #expect(second.events == ["second appeared animated=true", "second disappeared animated=false"])
+    }
+
+    @Test("a group held by a type of its own is an observer, assigned to the property and driven through it")
+    func namedGroup() {
+        final class ScreenObservers: ComposedLifecycleObserver {
+            let composition: StaticComposition<LifecycleSchema, StaticPair<StaticPair<StaticEnd<LifecycleSchema>, LifecycleRecorder>, LifecycleRecorder>>
+            init(_ first: LifecycleRecorder, _ second: LifecycleRecorder) {
+                composition = LifecycleSchema.compose { first; second }
+            }
+        }
+        let first = LifecycleRecorder("first"), second = LifecycleRecorder("second")
+        let observers = ScreenObservers(first, second)
+        let viewController = ObservedViewController()
+        viewController.observer = observers
+        viewController.appear(animated: true)
+        viewController.disappear(animated: false)
+        #expect(observers.count == 2 && observers.responds(to: .viewDidAppear))
         #expect(first.events == ["first appeared animated=true", "first disappeared animated=false"])
         #expect(second.events == ["second appeared animated=true", "second disappeared animated=false"])
     }
