@@ -131,28 +131,31 @@ extension StaticComposition: ScrollViewDelegate where Schema == ScrollViewSchema
 /// ```
 public protocol ComposedScrollViewDelegate: ComposedBehaviours, ScrollViewDelegate where Schema == ScrollViewSchema {}
 
-// The same one line per message as the multiplexers' glue. Once a conforming
-// type's witness is specialized for its elements, each message is delivered
-// inline as on the group's own type (Documentation/Findings.md, 26).
+// The same one line per message as the multiplexers' glue, each method kept out
+// of line: specialized for a conforming type, it is a function of its own in
+// which the whole delivery is inlined, as on the group's own type. Inlined into
+// the witness instead, the chain stopped at the first element for messages with
+// an answer, which were then called through the descriptor with a retain each
+// (Documentation/Findings.md, 26).
 extension ComposedScrollViewDelegate {
     /// Forwards to every responding element.
-    @inlinable
+    @inlinable @inline(never)
     public func scrollViewDidScroll(_ scrollView: ScrollView) { send(Schema.didScroll, scrollView) }
 
     /// Forwards to every responding element.
-    @inlinable
+    @inlinable @inline(never)
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
         send(Schema.didEndDragging, (scrollView, decelerate))
     }
 
     /// Asks every responding element; `true` when all agree or none responds.
-    @inlinable
+    @inlinable @inline(never)
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
         askAll(Schema.shouldScrollToTop, scrollView)
     }
 
     /// The first non-`nil` view offered by a responding element, in order.
-    @inlinable
+    @inlinable @inline(never)
     public func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         askUntilAnswered(Schema.viewForZooming, scrollView)
     }
@@ -161,3 +164,4 @@ extension ComposedScrollViewDelegate {
     @inlinable
     public func responds(to message: ScrollViewMessage) -> Bool { composition.responds(to: message) }
 }
+

@@ -50,8 +50,8 @@ extension StaticComposition: LifecycleObserver where Schema == LifecycleSchema {
 protocol ComposedLifecycleObserver: ComposedBehaviours, LifecycleObserver where Schema == LifecycleSchema {}
 
 extension ComposedLifecycleObserver {
-    func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
-    func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
+    @inline(never) func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
+    @inline(never) func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
 }
 
 /// Where a multiplexer is assigned: a view controller with one observer.
