@@ -13,7 +13,8 @@ enum Gate {
     static let staticWidths = [1, 2, 16]
 
     /// Every contender, forwarding and the C floor × every message × widths 1,
-    /// 16, 256 × both densities; the static composition at 1, 2 and 16; the arguments array forwarding is given; the lookup in
+    /// 16, 256 × both densities; the static composition at 1, 2 and 16, with the floor there and existentialArray at 2;
+    /// the arguments array forwarding is given; the lookup in
     /// a schema of 4 and of 64 messages; building and tearing down each strategy's multiplexer of 16 targets.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
         var cases: [BenchmarkCase] = []
@@ -29,6 +30,14 @@ enum Gate {
                 for responders in DispatchFamily.responderCounts(width: width) {
                     cases.append(StaticFanOutFamily.compositionCase(message, width: width, responders: responders))
                     cases.append(StaticFanOutFamily.directCase(message, width: width, responders: responders))
+                }
+                // What the static composition's goals compare it with (Tests/MicrobenchTests/BaselineClaimsTests):
+                // the inlined floor, and existentialArray where the widths above leave it out.
+                cases.append(DispatchFamily.floorCase(message, width: width, responders: width))
+                if !widths.contains(width) {
+                    cases += DispatchFamily.responderCounts(width: width).map {
+                        DispatchFamily.dispatchCase(.strategy(.existentialArray), message, width: width, responders: $0)
+                    }
                 }
             }
             cases.append(ForwardFamily.argumentsCase(message))

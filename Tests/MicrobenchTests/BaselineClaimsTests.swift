@@ -2,12 +2,12 @@ import Foundation
 import Microbench
 import Testing
 
-/// The forwarding goals the docs state, checked against the committed gate
+/// The forwarding and static composition goals the docs state, checked against the committed gate
 /// baseline of the platform the docs' figures come from
 /// (`Results/baselines/linux-x86_64-6.3.1.csv`), which `bench check` holds the
 /// code to there: a change that breaks a goal must re-record the baseline, and
 /// then fails here.
-@Suite("The committed baseline meets the stated forwarding goals")
+@Suite("The committed baseline meets the stated forwarding and static composition goals")
 struct BaselineClaimsTests {
     /// The platform whose baseline the docs quote.
     static let documented = GatePlatform(os: "linux", arch: "x86_64", swiftVersion: "6.3.1")
@@ -62,5 +62,44 @@ struct BaselineClaimsTests {
         let four = try value("forwardLookup", "selectorDictionary", "of4", 1, 1, "instructions_per_op")
         let sixtyFour = try value("forwardLookup", "selectorDictionary", "of64", 1, 1, "instructions_per_op")
         #expect(sixtyFour <= 1.2 * four, "\(sixtyFour) vs \(four) instructions per forward")
+    }
+
+    /// The static composition's widths in the gate, with the responder counts
+    /// the dispatch matrix gives them (every element, and one).
+    static let staticCases = [(1, 1), (2, 2), (2, 1), (16, 16), (16, 1)]
+
+    @Test("a static composition makes no allocation, retain or release per message", arguments: messages)
+    func staticCompositionCountsNothing(message: String) throws {
+        for strategy in ["staticComposition", "staticCompositionDirect"] {
+            for (width, responders) in Self.staticCases {
+                for metric in ["mallocs_per_op", "retains_per_op", "releases_per_op"] {
+                    let count = try value("dispatch", strategy, message, width, responders, metric)
+                    #expect(count == 0, "\(strategy) \(message) \(width)/\(responders): \(count) \(metric)")
+                }
+            }
+        }
+    }
+
+    @Test("a static composition through the protocol: at most 1/3 of existentialArray's instructions, 1/2 sparse",
+          arguments: messages)
+    func staticCompositionInstructions(message: String) throws {
+        for (width, responders) in Self.staticCases {
+            let group = try value("dispatch", "staticComposition", message, width, responders, "instructions_per_op")
+            let array = try value("dispatch", "existentialArray", message, width, responders, "instructions_per_op")
+            let bound = responders == width ? array / 3 : array / 2
+            #expect(group <= bound, "\(message) \(width)/\(responders): \(group) vs existentialArray's \(array)")
+        }
+    }
+
+    @Test("a static composition of two through the protocol: at most one witness call above the floor",
+          arguments: messages)
+    func staticCompositionNearTheFloor(message: String) throws {
+        // One witness call: a group of one called through the protocol, less the same group called on its type.
+        let witnessCall = try value("dispatch", "staticComposition", message, 1, 1, "instructions_per_op")
+            - value("dispatch", "staticCompositionDirect", message, 1, 1, "instructions_per_op")
+        let group = try value("dispatch", "staticComposition", message, 2, 2, "instructions_per_op")
+        let floor = try value("dispatch", "floor", message, 2, 2, "instructions_per_op")
+        #expect(witnessCall > 0 && group - floor <= witnessCall,
+                "\(message): \(group) vs the floor's \(floor), one witness call \(witnessCall)")
     }
 }

@@ -25,7 +25,17 @@
 /// floor (Documentation/Findings.md, 22).
 public final class StaticComposition<Schema, Elements: StaticElements>: Delivering where Elements.Schema == Schema {
     /// The behaviours, in order.
-    public let elements: Elements
+    @inlinable
+    public var elements: Elements { storage.pointee }
+
+    /// The behaviours, stored apart from the group so that a delivery reads
+    /// each element and its messages where they are stored, just before
+    /// using them: a copy of the whole list, which is what reading a stored
+    /// `elements` gives a delivery, holds every element and message set at
+    /// once, more values than registers (Documentation/Findings.md, 27).
+    /// Initialized in `init`, never written again, freed in `deinit`.
+    @usableFromInline
+    internal let storage: UnsafeMutablePointer<Elements>
 
     /// Per message ordinal, the delivery specialized for `Elements` (a
     /// ``StaticDelivery``), when the schema visits its messages.
@@ -35,10 +45,16 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// A group of `elements`.
     @inlinable
     public init(_ elements: Elements) {
-        self.elements = elements
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: elements)
         var builder = StaticDeliveryTable<Elements>()
         Schema.visitMessages(&builder)
         table = builder.table
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     /// A group of the behaviours listed in `build`, in order.
@@ -49,11 +65,11 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
 
     /// The number of elements.
     @inlinable
-    public var count: Int { elements.count }
+    public var count: Int { storage.pointee.count }
 
     /// Whether any element responds to `key`.
     @inlinable
-    public func responds(to key: Schema.Key) -> Bool { elements.responds(to: key) }
+    public func responds(to key: Schema.Key) -> Bool { Elements._responds(to: key, at: storage) }
 
     /// Sends `message` to every element that responds to it, in order, while
     /// `shouldContinue` accepts the answers.
@@ -79,13 +95,15 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
 }
 
 extension StaticComposition {
-    /// The delivery to the elements, with the group borrowed (reading
-    /// `elements` into a value would retain every element).
+    /// The delivery to the elements, read in place from the group's storage
+    /// (reading `elements` into a value would retain every element).
     @inlinable @inline(__always)
     internal func deliverInline<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
-        _ = elements.deliver(message, arguments, while: shouldContinue)
+        // The group is alive for the call (its caller holds it), so its
+        // storage stays initialized until the delivery returns.
+        _ = Elements._deliver(message, arguments, at: storage, while: shouldContinue)
     }
 }
 

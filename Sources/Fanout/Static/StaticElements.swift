@@ -18,6 +18,41 @@ public protocol StaticElements<Schema> {
     func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) -> Bool
+
+    /// Sends `message` to the elements stored at `elements`, as
+    /// ``deliver(_:_:while:)`` does, reading each element and its messages
+    /// from memory when the delivery reaches it instead of copying the list
+    /// into registers first. An implementation detail of
+    /// ``StaticComposition``.
+    ///
+    /// - Precondition: `elements` stays initialized until this returns.
+    static func _deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at elements: UnsafePointer<Self>,
+        while shouldContinue: (Result) -> Bool
+    ) -> Bool
+
+    /// Whether any element stored at `elements` responds to `key`, as
+    /// ``responds(to:)`` answers, reading each element in place. An
+    /// implementation detail of ``StaticComposition``.
+    ///
+    /// - Precondition: `elements` stays initialized until this returns.
+    static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool
+}
+
+// The defaults, for a list of another kind: through the instance methods.
+extension StaticElements {
+    @inlinable
+    public static func _deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at elements: UnsafePointer<Self>,
+        while shouldContinue: (Result) -> Bool
+    ) -> Bool {
+        elements.pointee.deliver(message, arguments, while: shouldContinue)
+    }
+
+    @inlinable
+    public static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool {
+        elements.pointee.responds(to: key)
+    }
 }
 
 /// The empty list.
@@ -36,6 +71,15 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) -> Bool { true }
+
+    @inlinable @inline(__always)
+    public static func _deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at elements: UnsafePointer<Self>,
+        while shouldContinue: (Result) -> Bool
+    ) -> Bool { true }
+
+    @inlinable @inline(__always)
+    public static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool { false }
 }
 
 /// The elements of `Prefix`, then `last`, held strongly.
@@ -47,8 +91,19 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
 public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElements {
     public typealias Schema = Prefix.Schema
 
-    public let prefix: Prefix
-    public let last: Last
+    /// The elements before `last`.
+    @inlinable
+    public var prefix: Prefix { storedPrefix }
+    /// The last element.
+    @inlinable
+    public var last: Last { storedLast }
+
+    // `var`s, never written after `init`: a delivery passes their addresses
+    // on with `&`, which only a `var` allows.
+    @usableFromInline
+    internal var storedPrefix: Prefix
+    @usableFromInline
+    internal var storedLast: Last
     @usableFromInline
     internal let messages: MessageSet<Schema.Key>
     /// Whether `last` is a multiplexer, whose `responds(to:)` can change.
@@ -63,8 +118,8 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         guard let target = last as? Schema.Target else {
             preconditionFailure("\(Last.self) is not a \(Schema.Target.self)")
         }
-        self.prefix = prefix
-        self.last = last
+        storedPrefix = prefix
+        storedLast = last
         isMultiplexer = last is any Delivering
         messages = isMultiplexer ? MessageSet { _ in true } : Schema.respondedMessages(of: target)
     }
@@ -74,25 +129,57 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
 
     @inlinable
     public func responds(to key: Schema.Key) -> Bool {
-        prefix.responds(to: key)
-            || (messages.contains(key) && (!isMultiplexer || Schema.responds(last as! Schema.Target, to: key)))
+        withUnsafePointer(to: self) { Self._responds(to: key, at: $0) }
     }
 
     @inlinable
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        guard prefix.deliver(message, arguments, while: shouldContinue) else { return false }
-        guard messages.contains(message.key) else { return true }
-        // A cast the optimizer removes once `Last` is concrete: the element is
-        // called directly, not through the protocol.
-        // Called without a retain: the element is a `let` of this value, which
-        // the caller keeps alive for the duration of the call (a group's
-        // elements are a `let` of the group, which its caller keeps alive).
-        let answer = Unmanaged.passUnretained(last)._withUnsafeGuaranteedRef {
-            message.invoke($0 as! Schema.Target, arguments)
-        }
+        withUnsafePointer(to: self) { Self._deliver(message, arguments, at: $0, while: shouldContinue) }
+    }
+
+    /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
+    /// prefix's elements first, then this pair's messages and element, each
+    /// loaded just before it is used (Documentation/Findings.md, 27).
+    @inlinable
+    public static func _deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at pair: UnsafePointer<Self>,
+        while shouldContinue: (Result) -> Bool
+    ) -> Bool {
+        guard Prefix._deliver(message, arguments, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix,
+                              while: shouldContinue)
+        else { return false }
+        guard pair.pointee.messages.contains(message.key) else { return true }
+        // The cast is removed once `Last` is concrete: the element is called
+        // directly, not through the protocol.
+        let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef { message.invoke($0 as! Schema.Target, arguments) }
         return shouldContinue(answer)
+    }
+
+    /// ``responds(to:)`` with the pair read where it is stored.
+    @inlinable
+    public static func _responds(to key: Schema.Key, at pair: UnsafePointer<Self>) -> Bool {
+        if Prefix._responds(to: key, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix) { return true }
+        guard pair.pointee.messages.contains(key) else { return false }
+        guard pair.pointee.isMultiplexer else { return true }
+        return unownedLast(at: pair)._withUnsafeGuaranteedRef { Schema.responds($0 as! Schema.Target, to: key) }
+    }
+
+    /// The element of the pair at `pair` as an unowned reference: a plain
+    /// load, no retain. The pair's own strong reference keeps the element
+    /// alive while `pair` stays initialized, which the caller guarantees for
+    /// the duration of its call.
+    @inlinable @inline(__always)
+    internal static func unownedLast(at pair: UnsafePointer<Self>) -> Unmanaged<Last> {
+        unowned(&UnsafeMutablePointer(mutating: pair).pointee.storedLast)
+    }
+
+    /// The reference at `element`, unowned (`Unmanaged` is layout compatible
+    /// with the reference it wraps).
+    @inlinable @inline(__always)
+    internal static func unowned(_ element: UnsafePointer<Last>) -> Unmanaged<Last> {
+        UnsafeRawPointer(element).load(as: Unmanaged<Last>.self)
     }
 }
 
