@@ -1,17 +1,32 @@
 #!/usr/bin/env python3
-"""Compare two runs case by case: the ratio of a time column, with a verdict that accounts for each run's spread.
+"""Compare two runs case by case: the ratio of a column, with a verdict that accounts for each run's noise.
 
-usage: scripts/compare.py A.csv B.csv [--min-ns 20] [--column ns_per_op_median] [--normalize] [--all]
+usage: scripts/compare.py A.csv B.csv [--column C] [--reference STRATEGY] [--reruns R.csv ...] [--min-ns 20]
+                          [--count-band 0.01] [--normalize] [--all]
 
-For every case in both runs whose A value is at least --min-ns: ratio = B / A. Each run's own spread for the case
-(`spread_mad_over_median`, the median absolute deviation of its samples over their median) gives the noise band:
-3 × 1.4826 × sqrt(spread_A² + spread_B²) (three standard deviations, the MAD scaled to one), and at least 2 %. The
-verdict is `slower` above 1 + band, `faster` below 1 - band, `same` within. The median ratio over all cases is printed
-too: on this VM a whole run can be 2x slower than another, so --normalize divides every ratio by it, which compares
-the cases' costs relative to their own run. Prints the 20 largest differences (every case with --all) and a count per
-verdict. Exits 2 on bad usage or a malformed file, naming the file and line.
+A and B are two results CSVs (`bench` runs) or two sets of the gate's counts (`bench check --records`, a baseline).
+For every case in both: ratio = B / A of --column, and a verdict, `slower` (more), `faster` (fewer) or `same`:
+
+- a time (default ns_per_op_median, for cases whose A value is at least --min-ns): each run's own noise for the case
+  (one standard deviation: the larger of 1.4826 × `spread_mad_over_median` and the p10-p90 range over 2.563) gives
+  the band, z × sqrt(noise_A² + noise_B²), at least 2 %, where z is chosen for the number of cases compared so that
+  two runs that differ by noise alone flag no case at all 95 % of the time (3.7 for 270 cases, 4.1 for 1 100);
+- with --reference STRATEGY, the time as a ratio to the same run's STRATEGY for the same benchmark, message, width and
+  responders (e.g. existentialArray): what a choice of strategy depends on, and what survives a run that is slower as
+  a whole; the noise adds both cases' of both runs;
+- with --reruns, other runs of A's build (the same commit, other processes): a case's noise within one run misses
+  what changes from process to process (on this VM some cases sit at one level for a whole process and at another in
+  the next, 115 or 150 ns, with 1 % of spread inside each run), so the noise also adds, twice, the spread of the
+  case's value over A and the reruns (the standard deviation of its logarithm);
+- a count (mallocs_per_op, retains_per_op, releases_per_op, instructions_per_op; the default for gate records): the
+  counts are deterministic, so the band is --count-band (1 %); a count that was 0 and is not is `slower`.
+
+The median ratio over all cases is printed too: on this VM a whole run can be 2x slower than another, so --normalize
+divides every ratio by it. Prints the 20 largest differences (every case with --all) and a count per verdict. Exits 2
+on bad usage or a malformed file, naming the file and line.
 """
 import math
+import signal
 import statistics
 import sys
 
@@ -30,11 +45,91 @@ def option(arguments, name, default):
     return value
 
 
-def spread(row):
+def number(text, name):
     try:
-        return float(row.get("spread_mad_over_median") or 0)
+        value = float(text)
     except ValueError:
-        return 0.0
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        print(__doc__, file=sys.stderr)
+        results_csv.fail(f"{name} takes a number, got '{text}'")
+    return value
+
+
+def spread(row):
+    """A case's noise within its run, as a relative standard deviation: the larger of 1.4826 × its samples' median
+    absolute deviation over their median, and their p10-p90 range over 2.563 (both one standard deviation of a normal
+    distribution); the range catches a case whose samples sit at two levels, which the MAD of the larger group hides."""
+    try:
+        mad = 1.4826 * float(row.get("spread_mad_over_median") or 0)
+    except ValueError:
+        mad = 0.0
+    try:
+        median, p10, p90 = (float(row[c]) for c in ("ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90"))
+        tails = (p90 - p10) / 2.563 / median if median > 0 else 0.0
+    except (KeyError, ValueError):
+        tails = 0.0
+    return max(mad, tails)
+
+
+def load(path, column, is_records):
+    """The run in `path`: {case name: row}, and a line naming it."""
+    try:
+        header, rows = results_csv.read(path, records=True)
+    except results_csv.Malformed as error:
+        results_csv.fail(str(error))
+    records = "ns_per_op_median" not in header
+    if is_records is not None and records != is_records:
+        results_csv.fail(f"{path}: compare two results CSVs or two sets of gate records, not one of each")
+    if column not in header:
+        results_csv.fail(f"{path}:1: no column {column}")
+    if not records and len({(results_csv.run(row), row["timestamp"]) for row in rows}) > 1:
+        results_csv.fail(f"{path}: holds more than one run (a merged file?); compare two single runs")
+    for row in rows:
+        try:
+            float(row[column] or 0)
+        except ValueError:
+            results_csv.fail(f"{path}:{row['_line']}: {column} must be a number, got '{row[column]}'")
+    cases = {}
+    for row in rows:
+        name = results_csv.case(row)
+        if name in cases:
+            results_csv.fail(f"{path}:{row['_line']}: {name} again (first at line {cases[name]['_line']})")
+        cases[name] = row
+    first = rows[0] if rows else None
+    if records or first is None:
+        label = f"{path} (gate records)" if records else path
+    else:
+        label = f"{results_csv.run(first)} · commit {first['commit']}"
+    return cases, label, records
+
+
+def reruns_option(arguments):
+    """The paths after --reruns, up to the next flag."""
+    if "--reruns" not in arguments:
+        return []
+    index = arguments.index("--reruns")
+    end = index + 1
+    while end < len(arguments) and not arguments[end].startswith("-"):
+        end += 1
+    paths = arguments[index + 1:end]
+    del arguments[index:end]
+    if not paths:
+        print(__doc__, file=sys.stderr)
+        results_csv.fail("--reruns needs one or more results CSVs")
+    return paths
+
+
+def between_runs(values):
+    """The spread of a case's value over several runs: the standard deviation of the logarithms. Not a median
+    deviation: a case that sits at one of two levels per process is what this term is for, and with two runs of five
+    at the other level the median deviation would not see it."""
+    logs = [math.log(v) for v in values if v > 0]
+    return statistics.stdev(logs) if len(logs) >= 2 else 0.0
+
+
+def reference_of(row, strategy):
+    return "/".join([row["benchmark"], strategy, row["message"], row["width"], row["responders"]])
 
 
 def main(argv):
@@ -42,65 +137,94 @@ def main(argv):
     if "-h" in arguments or "--help" in arguments:
         print(__doc__)
         return 0
-    try:
-        minimum = float(option(arguments, "--min-ns", "20"))
-    except ValueError:
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("--min-ns takes a number")
-    column = option(arguments, "--column", "ns_per_op_median")
+    minimum = number(option(arguments, "--min-ns", "20"), "--min-ns")
+    count_band = number(option(arguments, "--count-band", "0.01"), "--count-band")
+    column = option(arguments, "--column", None)
+    reference = option(arguments, "--reference", None)
+    rerun_paths = reruns_option(arguments)
     normalize = "--normalize" in arguments
     show_all = "--all" in arguments
     paths = [a for a in arguments if a not in ("--normalize", "--all")]
     if len(paths) != 2 or any(p.startswith("-") for p in paths):
         print(__doc__, file=sys.stderr)
-        results_csv.fail("give exactly two results CSVs")
-    runs = []
-    for path in paths:
-        try:
-            header, rows = results_csv.read(path)
-        except results_csv.Malformed as error:
-            results_csv.fail(str(error))
-        if column not in header:
-            results_csv.fail(f"{path}:1: no column {column}")
-        if len({(results_csv.run(row), row["timestamp"]) for row in rows}) > 1:
-            results_csv.fail(f"{path}: holds more than one run (a merged file?); compare two single runs")
-        for row in rows:
-            try:
-                float(row[column] or 0)
-            except ValueError:
-                results_csv.fail(f"{path}:{row['_line']}: {column} must be a number, got '{row[column]}'")
-        runs.append({results_csv.case(row): row for row in rows})
-    a, b = runs
+        results_csv.fail("give exactly two results CSVs (or two sets of gate records), and known flags only")
+    try:
+        header, _ = results_csv.read(paths[0], records=True)
+    except results_csv.Malformed as error:
+        results_csv.fail(str(error))
+    first_is_records = "ns_per_op_median" not in header
+    column = column or ("instructions_per_op" if first_is_records else "ns_per_op_median")
+    is_count = column in results_csv.COUNTS
+    if reference and is_count:
+        print(__doc__, file=sys.stderr)
+        results_csv.fail("--reference compares times; counts are compared as they are")
+    if rerun_paths and is_count:
+        print(__doc__, file=sys.stderr)
+        results_csv.fail("--reruns estimates the noise of times; counts do not vary between runs")
+    a, label_a, _ = load(paths[0], column, None)
+    b, label_b, _ = load(paths[1], column, first_is_records)
+    reruns = [load(path, column, first_is_records)[0] for path in rerun_paths]
+
+    def value(run, name):
+        """The compared value of a case in a run and its spread, or None."""
+        row = run.get(name)
+        if row is None or row[column] == "":
+            return None
+        x = float(row[column])
+        if reference is None:
+            return x, spread(row)
+        base = run.get(reference_of(row, reference))
+        if base is None or base[column] == "" or float(base[column]) <= 0 or row["strategy"] == reference:
+            return None
+        return x / float(base[column]), math.hypot(spread(row), spread(base))
+
     pairs = []
     for name, row in a.items():
-        if name not in b or not row[column] or not b[name][column]:
+        x, y = value(a, name), value(b, name)
+        if x is None or y is None:
             continue
-        x, y = float(row[column]), float(b[name][column])
-        if x >= minimum and x > 0 and y > 0:
-            band = max(0.02, 3 * 1.4826 * math.hypot(spread(row), spread(b[name])))
-            pairs.append([name, x, y, y / x, band])
+        if is_count:
+            if x[0] == 0:
+                ratio = 1.0 if y[0] == 0 else math.inf
+            else:
+                ratio = y[0] / x[0]
+            pairs.append([name, x[0], y[0], ratio, count_band])
+        elif float(row[column]) >= minimum and x[0] > 0 and y[0] > 0:
+            between = between_runs([x[0]] + [v[0] for v in (value(r, name) for r in reruns) if v is not None])
+            pairs.append([name, x[0], y[0], y[0] / x[0], math.sqrt(x[1] ** 2 + y[1] ** 2 + 2 * between ** 2)])
     if not pairs:
-        results_csv.fail(f"no case is in both runs with {column} >= {minimum}", status=1)
-    drift = statistics.median(p[3] for p in pairs)
+        results_csv.fail(f"no case is in both runs with {column}{'' if is_count else f' >= {minimum}'}", status=1)
+    # Times: the band is z standard deviations, at least 2 %, with z chosen for the number of cases compared so that
+    # the chance of flagging any case of two runs of one build is 5 % (Bonferroni; 3.7 for 270 cases, 4.1 for 1 100).
+    z = max(3.0, statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(pairs))))
+    if not is_count:
+        for pair in pairs:
+            pair[4] = max(0.02, z * pair[4])
+    finite = [p[3] for p in pairs if math.isfinite(p[3])]
+    drift = statistics.median(finite) if finite else 1.0
     verdicts = {"slower": 0, "faster": 0, "same": 0}
     for pair in pairs:
-        ratio = pair[3] / drift if normalize else pair[3]
+        ratio = pair[3] / drift if normalize and drift > 0 else pair[3]
         verdict = "slower" if ratio > 1 + pair[4] else "faster" if ratio < 1 - pair[4] else "same"
         pair += [ratio, verdict]
         verdicts[verdict] += 1
-    pairs.sort(key=lambda p: abs(math.log(p[5])), reverse=True)
-    print(f"{'ratio':>7} {'band':>6}  verdict  case: A -> B ({column})")
+    pairs.sort(key=lambda p: math.inf if not math.isfinite(p[5]) or p[5] == 0 else abs(math.log(p[5])), reverse=True)
+    what = f"{column} ÷ {reference}'s" if reference else column
+    print(f"{'ratio':>7} {'band':>6}  verdict  case: A -> B ({what})")
     for name, x, y, _, band, ratio, verdict in pairs if show_all else pairs[:20]:
-        print(f"{ratio:7.3f} {band * 100:5.1f}%  {verdict:7s}  {name}: {x:.2f} -> {y:.2f}")
-    first = next(iter(a.values()))
-    second = next(iter(b.values()))
-    print(f"A: {results_csv.run(first)} · commit {first['commit']}")
-    print(f"B: {results_csv.run(second)} · commit {second['commit']}")
-    print(f"{len(pairs)} cases with {column} >= {minimum} in A; median ratio B/A {drift:.3f}"
+        print(f"{ratio:7.3f} {band * 100:5.1f}%  {verdict:7s}  {name}: {x:.6g} -> {y:.6g}")
+    print(f"A: {label_a}")
+    print(f"B: {label_b}")
+    if not is_count:
+        noise = f"; between processes from A and {len(reruns)} rerun(s) of its build" if reruns else ""
+        print(f"band: {z:.2f} standard deviations of each case's noise within both runs{noise}, at least 2 %")
+    scope = "" if is_count else f" >= {minimum} ns"
+    print(f"{len(pairs)} cases with {column}{scope} in A; median ratio B/A {drift:.3f}"
           f"{' (divided out)' if normalize else ''}; "
           f"{verdicts['slower']} slower, {verdicts['faster']} faster, {verdicts['same']} within their noise")
     return 0
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
     sys.exit(main(sys.argv))
