@@ -334,7 +334,7 @@ def compare_runs(rows, message="didScroll"):
             ax.axhline(1, color="0.3", linewidth=0.8)
             first = mine[0]
             version = first["swift_version"].replace("Swift version ", "").split(" (")[0]
-            title = f"{first['host']}: {first['cpu']}\nSwift {version}, commit {first['commit']}"
+            title = f"{first['host']}: {first['cpu']}\nSwift {version}, commit {first['commit']}, {first['timestamp'][:16]}"
             log_axes(ax, "fan-out width (targets, all responding)", f"time per delivery / {reference}",
                      title if line == 0 else f"ratio to {reference}", 6)
             if not base:
