@@ -72,36 +72,39 @@ def spread(row):
     return max(mad, tails)
 
 
-def load(path, column, is_records):
-    """The run in `path`: {case name: row}, and a line naming it."""
+def read_run(path):
+    """(header, rows, whether the file holds gate records) of the run in `path`."""
     try:
         header, rows = results_csv.read(path, records=True)
     except results_csv.Malformed as error:
         results_csv.fail(str(error))
-    records = "ns_per_op_median" not in header
-    if is_records is not None and records != is_records:
+    return header, rows, "ns_per_op_median" not in header
+
+
+def index(path, run, column, records):
+    """The run read from `path`, checked for `column`: {case name: row}, and a line naming it."""
+    header, rows, is_records = run
+    if is_records != records:
         results_csv.fail(f"{path}: compare two results CSVs or two sets of gate records, not one of each")
     if column not in header:
         results_csv.fail(f"{path}:1: no column {column}")
     if not records and len({(results_csv.run(row), row["timestamp"]) for row in rows}) > 1:
         results_csv.fail(f"{path}: holds more than one run (a merged file?); compare two single runs")
+    cases = {}
     for row in rows:
         try:
             float(row[column] or 0)
         except ValueError:
             results_csv.fail(f"{path}:{row['_line']}: {column} must be a number, got '{row[column]}'")
-    cases = {}
-    for row in rows:
         name = results_csv.case(row)
         if name in cases:
             results_csv.fail(f"{path}:{row['_line']}: {name} again (first at line {cases[name]['_line']})")
         cases[name] = row
-    first = rows[0] if rows else None
-    if records or first is None:
+    if records or not rows:
         label = f"{path} (gate records)" if records else path
     else:
-        label = f"{results_csv.run(first)} · commit {first['commit']}"
-    return cases, label, records
+        label = f"{results_csv.run(rows[0])} · commit {rows[0]['commit']}"
+    return cases, label
 
 
 def reruns_option(arguments):
@@ -148,11 +151,8 @@ def main(argv):
     if len(paths) != 2 or any(p.startswith("-") for p in paths):
         print(__doc__, file=sys.stderr)
         results_csv.fail("give exactly two results CSVs (or two sets of gate records), and known flags only")
-    try:
-        header, _ = results_csv.read(paths[0], records=True)
-    except results_csv.Malformed as error:
-        results_csv.fail(str(error))
-    first_is_records = "ns_per_op_median" not in header
+    runs = {path: read_run(path) for path in paths + rerun_paths}
+    first_is_records = runs[paths[0]][2]
     column = column or ("instructions_per_op" if first_is_records else "ns_per_op_median")
     is_count = column in results_csv.COUNTS
     if reference and is_count:
@@ -161,9 +161,9 @@ def main(argv):
     if rerun_paths and is_count:
         print(__doc__, file=sys.stderr)
         results_csv.fail("--reruns estimates the noise of times; counts do not vary between runs")
-    a, label_a, _ = load(paths[0], column, None)
-    b, label_b, _ = load(paths[1], column, first_is_records)
-    reruns = [load(path, column, first_is_records)[0] for path in rerun_paths]
+    a, label_a = index(paths[0], runs[paths[0]], column, first_is_records)
+    b, label_b = index(paths[1], runs[paths[1]], column, first_is_records)
+    reruns = [index(path, runs[path], column, first_is_records)[0] for path in rerun_paths]
 
     def value(run, name):
         """The compared value of a case in a run and its spread, or None."""

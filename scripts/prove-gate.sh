@@ -54,10 +54,9 @@ import results_csv
 a_path, b_path, mode = sys.argv[1:4]
 def load(path):
     with open(path) as f:
-        return {"/".join([r["benchmark"], r["strategy"], r["message"], r["width"], r["responders"]]): r
-                for r in csv.DictReader(f)}
+        return {results_csv.case(r): r for r in csv.DictReader(f)}
 a, b = load(a_path), load(b_path)
-metrics = ["mallocs_per_op", "retains_per_op", "releases_per_op", "instructions_per_op"]
+metrics = results_csv.COUNTS
 def value(row, metric):
     return float(row[metric]) if row[metric] != "" else None
 problems = []

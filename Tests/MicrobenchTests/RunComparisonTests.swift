@@ -42,6 +42,11 @@ struct RunComparisonTests {
         return output
     }
 
+    /// A row's case name, as `bench --filter` and the scripts write it.
+    static func caseName(_ row: [String: String]) -> String {
+        ["benchmark", "strategy", "message", "width", "responders"].map { row[$0] ?? "" }.joined(separator: "/")
+    }
+
     static func quoted(_ field: String) -> String {
         field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
             ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
@@ -92,9 +97,8 @@ struct RunComparisonTests {
     func instructionChangeIsFlagged() throws {
         let changed = "dispatch/closureTable/didScroll/16/16"
         let other = try rewrite(Self.baseline, as: "baseline.csv") { row in
-            guard [row["benchmark"], row["strategy"], row["message"], row["width"], row["responders"]]
-                .compactMap({ $0 }).joined(separator: "/") == changed,
-                  let instructions = row["instructions_per_op"].flatMap(Double.init) else { return }
+            guard Self.caseName(row) == changed, let instructions = row["instructions_per_op"].flatMap(Double.init)
+            else { return }
             row["instructions_per_op"] = String(instructions * 1.05)
         }
         let result = try script("compare.py", [Self.baseline, other])
@@ -108,9 +112,7 @@ struct RunComparisonTests {
         let changed = "dispatch/closureTable/didScroll/64/64"
         // Every time doubled (a slower machine, or a slow spell of this one), the changed case's by 2 × 1.3.
         let other = try rewrite(Self.run, as: "slower.csv") { row in
-            let name = [row["benchmark"], row["strategy"], row["message"], row["width"], row["responders"]]
-                .compactMap({ $0 }).joined(separator: "/")
-            let factor = name == changed ? 2 * 1.3 : 2
+            let factor = Self.caseName(row) == changed ? 2 * 1.3 : 2
             for column in ["ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery"] {
                 if let value = row[column].flatMap(Double.init) { row[column] = String(value * factor) }
             }
