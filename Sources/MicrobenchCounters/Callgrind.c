@@ -5,6 +5,25 @@
 
 #include "MicrobenchCounters.h"
 
+void microbench_spin(uint64_t count) {
+    if (count == 0) return;
+#if defined(__x86_64__)
+    __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(count) : : "cc");
+#elif defined(__aarch64__)
+    __asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(count) : : "cc");
+#else
+    for (volatile uint64_t turn = 0; turn < count; turn++) {}
+#endif
+}
+
+int microbench_spin_is_exact(void) {
+#if defined(__x86_64__) || defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 

@@ -204,13 +204,57 @@ struct GateTests {
         #expect(missing?.description == "callgrind wrote no dump for dispatch/x/m/1/1 (repeat 1)")
     }
 
-    @Test("dumps read from a directory; two dumps of one label are an error")
+    @Test("the pass's body of known length must read exactly its length: a hundredth off is an error naming both")
+    func calibrationIsExact() throws {
+        try #require(InstructionPass.isCalibrated, "x86-64 and arm64 run the calibration loop exactly")
+        let pass = InstructionPass()
+        let name = InstructionPass.calibration.name
+        func totals(perOperation: Double) -> [String: UInt64] {
+            var totals: [String: UInt64] = [:]
+            for index in 0..<pass.repeats {
+                let labels = pass.labels(of: name, repeat: index)
+                totals[labels.short] = 300
+                totals[labels.long] = 300 + UInt64(perOperation * Double(pass.longIterations - pass.shortIterations))
+            }
+            return totals
+        }
+        #expect(try pass.checkCalibration(totals: totals(perOperation: 20)) == 20)
+        // What the pass read before each window was opened by a dump of its own: the step of the loop over the labels, about 160
+        // instructions, fell in every short window after the first (Findings 28).
+        let off = #expect(throws: InstructionPass.EstimateError.self) {
+            try pass.checkCalibration(totals: totals(perOperation: 15.95))
+        }
+        #expect(off?.description == "the instruction pass is off: it read 15.95 instructions per operation for a body of exactly 20.0")
+        #expect(throws: InstructionPass.EstimateError.self) { try pass.checkCalibration(totals: totals(perOperation: 20.025)) }
+    }
+
+    @Test("under callgrind, a gate run reads the body of known length exactly (CI=true fails otherwise)",
+          .enabled(if: Subprocess.find("valgrind") != nil && Callgrind.isAvailable && !Counters.areCompiledOutForSanitizer,
+                   "needs valgrind and a build with callgrind.h, without a sanitizer"))
+    func calibratedUnderCallgrind() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let filter = "^dispatch/floor/didScroll/1/1$"
+        let common = [
+            "--baseline", directory + "/baseline.csv", "--thresholds", packageRoot + "/Results/thresholds.csv",
+            "--filter", filter, "--no-progress", "--summary", directory + "/summary.md", "--records", directory + "/current.csv",
+        ]
+        let recorded = try runBench(["baseline"] + common, environment: ["CI": "false"])
+        #expect(recorded.status == 0, "\(recorded.standardError)")
+        let checked = try runBench(["check"] + common, environment: ["CI": "true"])
+        #expect(checked.status == 0, "\(checked.standardOutput)\n\(checked.standardError)")
+        #expect(checked.standardError.contains("read exactly that"), "\(checked.standardError)")
+    }
+
+    @Test("dumps read from a directory; two dumps of one label are an error, but for warm-up and gap dumps")
     func totalsFromDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gate-dumps-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for (index, text) in [Self.dump("warm-up", summary: 7), Self.dump("a#short0", summary: 100),
-                              Self.dump("warm-up", summary: 8), Self.dump(nil, summary: 1)].enumerated() {
+                              Self.dump("warm-up", summary: 8), Self.dump("gap", summary: 3), Self.dump("gap", summary: 4),
+                              Self.dump(nil, summary: 1)].enumerated() {
             try text.write(toFile: "\(directory)/callgrind.out.\(index + 1)", atomically: true, encoding: .utf8)
         }
         try "unrelated".write(toFile: "\(directory)/other.txt", atomically: true, encoding: .utf8)

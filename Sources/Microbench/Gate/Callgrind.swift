@@ -108,7 +108,9 @@ public enum Callgrind {
         for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasPrefix(prefix) {
             let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
             guard let (label, total) = try parseDump(text, file: name) else { continue }
-            guard totals.updateValue(total, forKey: label) == nil || label == InstructionPass.warmUpLabel else {
+            guard totals.updateValue(total, forKey: label) == nil
+                || label == InstructionPass.warmUpLabel || label == InstructionPass.gapLabel
+            else {
                 throw DumpError(file: name, reason: "a second dump labelled '\(label)'")
             }
         }

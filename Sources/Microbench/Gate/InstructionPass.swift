@@ -1,16 +1,27 @@
 import Foundation
+import MicrobenchCounters
 
 /// The gate's instruction count: one process under `valgrind --tool=callgrind`
-/// runs every case, dumping callgrind's counts around each run; the parent
+/// runs every case, counting each run of its body on its own; the parent
 /// reads the dumps and turns them into instructions per operation.
 ///
 /// Each case runs `longIterations` times to warm up, then `repeats` times
-/// `shortIterations` and `longIterations` operations, with a dump after each
-/// run. A dump holds only the instructions since the previous one, so one
-/// estimate is (long − short) ÷ (longIterations − shortIterations): process
-/// start-up, set-up and the requests themselves cancel out. The result is the
-/// median of the estimates, so a one-off cost (a lazy initialization, a
-/// buffer growing) that lands in one window cannot move it.
+/// `shortIterations` and `longIterations` operations. A dump just before each
+/// run and one just after it (a dump also zeroes callgrind's counts) make a
+/// window that holds the run and the same few instructions of the two
+/// requests, whatever the loop around it does; one estimate is (long − short)
+/// ÷ (longIterations − shortIterations), in which set-up and the requests
+/// cancel out. The result is the median of the estimates, so a one-off cost
+/// (a lazy initialization, a buffer growing) that lands in one window cannot
+/// move it.
+///
+/// Every pass first measures a body of known length, ``calibration`` (a loop
+/// of exactly ``calibrationInstructions`` instructions per operation), and
+/// fails unless it reads exactly that: an estimate that drifts from what the
+/// code executes cannot go unnoticed. (Without the dump before each run, the
+/// window after a long run also held the `for` loop's step to the next
+/// labels, about 160 instructions, and every estimate read about 4
+/// instructions per operation low: Documentation/Findings.md, 28.)
 public struct InstructionPass: Equatable, Sendable {
     public var shortIterations = 10
     public var longIterations = 50
@@ -29,7 +40,7 @@ public struct InstructionPass: Equatable, Sendable {
     /// The child's side, run under callgrind: each case set up in turn and
     /// its body run between dumps.
     public func run(_ cases: [BenchmarkCase]) {
-        for benchmarkCase in cases {
+        for benchmarkCase in [Self.calibration] + cases {
             // Every label is made before the first dump: building one inside a
             // measured window would count it in that window only (the first
             // version of the gate did, adding 69 instructions per operation
@@ -39,12 +50,61 @@ public struct InstructionPass: Equatable, Sendable {
             body(longIterations)
             Callgrind.dump(Self.warmUpLabel)
             for label in labels {
-                body(shortIterations)
-                Callgrind.dump(label.short)
-                body(longIterations)
-                Callgrind.dump(label.long)
+                Self.count(body, iterations: shortIterations, label: label.short)
+                Self.count(body, iterations: longIterations, label: label.long)
             }
         }
+    }
+
+    /// One counted window: a dump that the estimate ignores (``gapLabel``),
+    /// `iterations` operations, a dump labelled `label`. Not inlined, so that
+    /// the instructions of this function inside the window are the same for
+    /// the short and the long run. (A dump, not `CALLGRIND_ZERO_STATS`: after
+    /// a zero request, callgrind 3.19's summary and totals lines disagreed by
+    /// a few instructions in a debug build.)
+    @inline(never)
+    static func count(_ body: (Int) -> Void, iterations: Int, label: String) {
+        Callgrind.dump(gapLabel)
+        body(iterations)
+        Callgrind.dump(label)
+    }
+
+    /// The label of the dumps that open each counted window, which the estimate ignores.
+    public static let gapLabel = "gap"
+
+    /// The body of known length every pass measures first: a loop of exactly
+    /// ``calibrationInstructions`` instructions per operation (plus a fixed
+    /// few per run, which cancel out).
+    public static var calibration: BenchmarkCase {
+        BenchmarkCase(
+            benchmark: "calibration", strategy: "spin", message: "spin", width: 1, responders: 1, deliveriesPerOperation: 1
+        ) {
+            { iterations in microbench_spin(UInt64(iterations) * UInt64(calibrationInstructions / 2)) }
+        }
+    }
+
+    /// Instructions per operation of ``calibration``: 10 turns of a
+    /// two-instruction loop.
+    public static let calibrationInstructions = 20.0
+
+    /// Whether ``calibration``'s count is exact on this architecture
+    /// (x86-64, arm64); elsewhere the pass is not calibrated.
+    public static var isCalibrated: Bool { microbench_spin_is_exact() != 0 }
+
+    /// ``calibration``'s estimate from the dump totals, checked against its
+    /// known count; `nil` where the count is not exact.
+    ///
+    /// - Throws: ``EstimateError`` when the estimate differs from
+    ///   ``calibrationInstructions`` by more than rounding.
+    public func checkCalibration(totals: [String: UInt64]) throws(EstimateError) -> Double? {
+        guard Self.isCalibrated else { return nil }
+        let name = Self.calibration.name
+        guard let measured = try instructionsPerOperation(of: [name], totals: totals)[name] else { return nil }
+        guard abs(measured - Self.calibrationInstructions) < 0.01 else {
+            throw EstimateError(description: "the instruction pass is off: it read \(measured) instructions per operation "
+                + "for a body of exactly \(Self.calibrationInstructions)")
+        }
+        return measured
     }
 
     /// Why instructions could not be estimated.
@@ -84,6 +144,7 @@ public struct InstructionPass: Equatable, Sendable {
     public var description: String {
         "instructions per operation counted by callgrind: median of \(repeats) estimates of "
             + "(\(longIterations) − \(shortIterations) operations) per case"
+            + (Self.isCalibrated ? "; a body of exactly \(Self.calibrationInstructions) per operation read exactly that" : "")
     }
 
     /// The parent's side: runs this executable again, with `arguments` (which
@@ -103,6 +164,7 @@ public struct InstructionPass: Equatable, Sendable {
             do { totals = try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out") } catch {
                 throw EstimateError(description: "cannot read callgrind's dumps: \(error)")
             }
+            _ = try checkCalibration(totals: totals)
             return try instructionsPerOperation(of: caseNames, totals: totals)
         }
     }

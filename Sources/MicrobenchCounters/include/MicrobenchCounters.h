@@ -56,6 +56,13 @@ uint64_t microbench_heap_in_use(void);
 /// Takes the address of a value so the optimizer must assume it is read and written.
 void microbench_escape(void *pointer);
 
+/// Runs a loop of exactly `2 * count` instructions (x86-64 and arm64: a decrement and a branch per turn), plus a
+/// fixed few around it: a body whose instruction count is known, to check an instruction estimate against.
+void microbench_spin(uint64_t count);
+
+/// 1 when ``microbench_spin`` runs exactly two instructions per count on this architecture (x86-64, arm64).
+int microbench_spin_is_exact(void);
+
 /// 1 when this binary was built with valgrind's callgrind.h.
 int microbench_callgrind_available(void);
 
