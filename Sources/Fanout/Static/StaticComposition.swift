@@ -103,7 +103,11 @@ extension StaticComposition {
     ) {
         // The group is alive for the call (its caller holds it), so its
         // storage stays initialized until the delivery returns.
-        _ = Elements._deliver(message, arguments, at: storage, while: shouldContinue)
+        withUnsafePointer(to: message) { message in
+            withUnsafePointer(to: arguments) { arguments in
+                _ = Elements._deliver(message, arguments, at: storage, while: shouldContinue)
+            }
+        }
     }
 }
 

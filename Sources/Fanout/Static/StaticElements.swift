@@ -37,6 +37,21 @@ public protocol StaticElements<Schema> {
     ///
     /// - Precondition: `elements` stays initialized until this returns.
     static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool
+
+    /// Sends the message described at `message`, with the arguments stored at
+    /// `arguments`, to the elements stored at `elements`, as
+    /// ``deliver(_:_:while:)`` does. The descriptor and the arguments are
+    /// passed by address, so that a list's delivery can be inlined whole, level
+    /// by level, with nothing to borrow at each level
+    /// (Documentation/Findings.md, 30). An implementation detail of
+    /// ``StaticComposition``.
+    ///
+    /// - Precondition: `message`, `arguments` and `elements` stay initialized
+    ///   until this returns.
+    static func _deliver<Arguments, Result>(
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+    ) -> Bool
 }
 
 // The defaults, for a list of another kind: through the instance methods.
@@ -52,6 +67,14 @@ extension StaticElements {
     @inlinable
     public static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool {
         elements.pointee.responds(to: key)
+    }
+
+    @inlinable
+    public static func _deliver<Arguments, Result>(
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+    ) -> Bool {
+        _deliver(message.pointee, arguments.pointee, at: elements, while: shouldContinue)
     }
 }
 
@@ -80,6 +103,12 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
 
     @inlinable @inline(__always)
     public static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool { false }
+
+    @inlinable @inline(__always)
+    public static func _deliver<Arguments, Result>(
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+    ) -> Bool { true }
 }
 
 /// The elements of `Prefix`, then `last`, held strongly.
@@ -139,21 +168,43 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         withUnsafePointer(to: self) { Self._deliver(message, arguments, at: $0, while: shouldContinue) }
     }
 
-    /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
-    /// prefix's elements first, then this pair's messages and element, each
-    /// loaded just before it is used (Documentation/Findings.md, 27).
+    /// ``deliver(_:_:while:)`` with the pair read where it is stored.
     @inlinable
     public static func _deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at pair: UnsafePointer<Self>,
         while shouldContinue: (Result) -> Bool
     ) -> Bool {
+        withUnsafePointer(to: message) { message in
+            withUnsafePointer(to: arguments) { arguments in
+                _deliver(message, arguments, at: pair, while: shouldContinue)
+            }
+        }
+    }
+
+    /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
+    /// prefix's elements first, then this pair's messages and element, each
+    /// loaded just before it is used (Documentation/Findings.md, 27).
+    ///
+    /// Always inlined, so that a list's delivery is one straight line of
+    /// direct calls wherever it is sent from, whatever the inliner's budget
+    /// there: through a delegate's witness, which is not in a loop, a
+    /// per-element parameter more was enough for the inliner to leave the
+    /// chain out of line, with the descriptor's closures called indirectly
+    /// (Documentation/Findings.md, 27 and 30).
+    @inlinable @inline(__always)
+    public static func _deliver<Arguments, Result>(
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        at pair: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+    ) -> Bool {
         guard Prefix._deliver(message, arguments, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix,
                               while: shouldContinue)
         else { return false }
-        guard pair.pointee.messages.contains(message.key) else { return true }
+        guard pair.pointee.messages.contains(message.pointee.key) else { return true }
         // The cast is removed once `Last` is concrete: the element is called
         // directly, not through the protocol.
-        let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef { message.invoke($0 as! Schema.Target, arguments) }
+        let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef {
+            message.pointee.invoke($0 as! Schema.Target, arguments.pointee)
+        }
         return shouldContinue(answer)
     }
 
