@@ -9,11 +9,12 @@ import Microbench
 /// ``RegressionGate``.
 enum Gate {
     static let widths = [1, 16, 256]
-    /// A static composition's width is its type: the gate measures 1, 2 and 16.
-    static let staticWidths = [1, 2, 16]
+    /// A static composition's width is its type: the gate measures 1, 2, 4, 8 and 16.
+    static let staticWidths = [1, 2, 4, 8, 16]
 
     /// Every contender, forwarding and the C floor × every message × widths 1,
-    /// 16, 256 × both densities; the static composition at 1, 2 and 16, with the floor there and existentialArray at 2;
+    /// 16, 256 × both densities; the static composition at 1, 2, 4, 8 and 16, with the floor there and
+    /// existentialArray where the widths above leave it out;
     /// the arguments array forwarding is given; the lookup in
     /// a schema of 4 and of 64 messages; building and tearing down each strategy's multiplexer of 16 targets.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {

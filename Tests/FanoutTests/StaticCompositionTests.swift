@@ -118,6 +118,54 @@ struct StaticCompositionTests {
         #expect(outer.responds(to: .didEndDragging), "a and c still respond")
     }
 
+    /// A group of 66 probes: a delivery tests the first 64 elements' bits in
+    /// the group's word for the message and reads the stored messages of the
+    /// others, so elements on both sides of the 64th must be sent exactly
+    /// what they respond to.
+    @Test("past the 64th element, every element is sent exactly the messages it responds to", arguments: Call.allCases)
+    func wideGroup(call: Call) {
+        var made: [Probe] = []
+        func next() -> Probe {
+            let index = made.count
+            // Every element but each third responds to didScroll; each fifth, and the last two, to didEndDragging.
+            var responders: Set<ScrollViewMessage> = [.shouldScrollToTop]
+            if index % 3 != 1 { responders.insert(.didScroll) }
+            if index % 5 == 0 || index >= 64 { responders.insert(.didEndDragging) }
+            made.append(Probe(index, log: log, responders: responders))
+            return made[index]
+        }
+        var group: StaticComposition<ScrollViewSchema, SixtySix>? = StaticComposition(
+            StaticPair(StaticPair(plusEight(plusEight(plusEight(plusEight(plusEight(plusEight(plusEight(plusEight(
+                StaticEnd(), next), next), next), next), next), next), next), next), next()), next()))
+        #expect(group?.count == 66 && made.count == 66)
+        let target = group.map { delegate($0, call) }
+        target?.scrollViewDidScroll(view)
+        target?.scrollViewDidEndDragging(view, willDecelerate: false)
+        #expect(target?.scrollViewShouldScrollToTop(view) == true)
+        #expect(target?.viewForZooming(in: view) == nil)
+        expectDeliveries(log, .didScroll, (0..<66).filter { $0 % 3 != 1 })
+        expectDeliveries(log, .didEndDragging, (0..<66).filter { $0 % 5 == 0 || $0 >= 64 })
+        expectDeliveries(log, .shouldScrollToTop, Array(0..<66))
+        expectDeliveries(log, .viewForZooming, [])
+        #expect(group?.responds(to: .viewForZooming) == false)
+        group = nil
+    }
+
+    /// A list of another kind than `StaticPair`s has no fixed count: the
+    /// group then reads each pair's stored messages, and the list delivers
+    /// to its own elements.
+    @Test("a list of another kind as the prefix: its own delivery, then the pair's element", arguments: Call.allCases)
+    func listOfAnotherKind(call: Call) {
+        let (a, b, c) = probes()
+        let group = StaticComposition(StaticPair(StaticPair(ProbeList(probes: [a, b]), c), Probe(3, log: log, responders: [])))
+        let target = delegate(group, call)
+        target.scrollViewDidScroll(view)
+        target.scrollViewDidEndDragging(view, willDecelerate: true)
+        expectDeliveries(log, .didScroll, [0, 1, 2])
+        expectDeliveries(log, .didEndDragging, [0, 2])
+        #expect(group.count == 4)
+    }
+
     @Test("works as a ScrollView's delegate and holds its elements strongly")
     func asDelegate() {
         weak var weakProbe: Probe?
@@ -190,4 +238,35 @@ final class ThreeProbeBehaviours: ComposedScrollViewDelegate {
 final class NamedGroup<Elements: StaticElements>: ComposedScrollViewDelegate where Elements.Schema == ScrollViewSchema {
     let composition: StaticComposition<ScrollViewSchema, Elements>
     init(composition: StaticComposition<ScrollViewSchema, Elements>) { self.composition = composition }
+}
+
+/// Eight more probes after `prefix`, in order.
+func plusEight<Prefix: StaticElements>(_ prefix: Prefix, _ next: () -> Probe) -> PlusEight<Prefix>
+where Prefix.Schema == ScrollViewSchema {
+    StaticPair(StaticPair(StaticPair(StaticPair(StaticPair(StaticPair(StaticPair(StaticPair(
+        prefix, next()), next()), next()), next()), next()), next()), next()), next())
+}
+
+typealias PlusEight<Prefix: StaticElements> = StaticPair<StaticPair<StaticPair<StaticPair<StaticPair<StaticPair<
+    StaticPair<StaticPair<Prefix, Probe>, Probe>, Probe>, Probe>, Probe>, Probe>, Probe>, Probe>
+typealias SixtyFour = PlusEight<PlusEight<PlusEight<PlusEight<PlusEight<PlusEight<PlusEight<PlusEight<
+    StaticEnd<ScrollViewSchema>>>>>>>>>
+typealias SixtySix = StaticPair<StaticPair<SixtyFour, Probe>, Probe>
+
+/// A list of probes that is not made of `StaticPair`s: what a custom
+/// `StaticElements` looks like to a group.
+struct ProbeList: StaticElements {
+    typealias Schema = ScrollViewSchema
+    let probes: [Probe]
+    var count: Int { probes.count }
+    func responds(to key: ScrollViewMessage) -> Bool { probes.contains { $0.responds(to: key) } }
+    func deliver<Arguments, Result>(
+        _ message: Message<ScrollViewSchema, Arguments, Result>, _ arguments: Arguments,
+        while shouldContinue: (Result) -> Bool
+    ) -> Bool {
+        for probe in probes where probe.responds(to: message.key) {
+            guard shouldContinue(message.invoke(probe, arguments)) else { return false }
+        }
+        return true
+    }
 }

@@ -66,7 +66,7 @@ struct BaselineClaimsTests {
 
     /// The static composition's widths in the gate, with the responder counts
     /// the dispatch matrix gives them (every element, and one).
-    static let staticCases = [(1, 1), (2, 2), (2, 1), (16, 16), (16, 1)]
+    static let staticCases = [(1, 1), (2, 2), (2, 1), (4, 4), (4, 1), (8, 8), (8, 1), (16, 16), (16, 1)]
 
     @Test("a static composition makes no allocation, retain or release per message", arguments: messages)
     func staticCompositionCountsNothing(message: String) throws {
@@ -91,15 +91,17 @@ struct BaselineClaimsTests {
         }
     }
 
-    @Test("a static composition of two through the protocol: at most one witness call above the floor",
+    @Test("a static composition of 2, 4 and 8 through the protocol: at most one witness call above the floor",
           arguments: messages)
     func staticCompositionNearTheFloor(message: String) throws {
         // One witness call: a group of one called through the protocol, less the same group called on its type.
         let witnessCall = try value("dispatch", "staticComposition", message, 1, 1, "instructions_per_op")
             - value("dispatch", "staticCompositionDirect", message, 1, 1, "instructions_per_op")
-        let group = try value("dispatch", "staticComposition", message, 2, 2, "instructions_per_op")
-        let floor = try value("dispatch", "floor", message, 2, 2, "instructions_per_op")
-        #expect(witnessCall > 0 && group - floor <= witnessCall,
-                "\(message): \(group) vs the floor's \(floor), one witness call \(witnessCall)")
+        for width in [2, 4, 8] {
+            let group = try value("dispatch", "staticComposition", message, width, width, "instructions_per_op")
+            let floor = try value("dispatch", "floor", message, width, width, "instructions_per_op")
+            #expect(witnessCall > 0 && group - floor <= witnessCall,
+                    "\(message) at \(width): \(group) vs the floor's \(floor), one witness call \(witnessCall)")
+        }
     }
 }

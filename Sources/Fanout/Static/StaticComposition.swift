@@ -33,6 +33,13 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// using them: a copy of the whole list, which is what reading a stored
     /// `elements` gives a delivery, holds every element and message set at
     /// once, more values than registers (Documentation/Findings.md, 27).
+    ///
+    /// The same allocation holds, at ``respondersOffset``, one word per
+    /// message ordinal: its responders, bit *i* set when element *i* (of the
+    /// first 64) is sent the message. A delivery reads its message's word
+    /// once and tests a bit per element in a register, instead of loading
+    /// each element's messages (Documentation/Findings.md, 31).
+    ///
     /// Initialized in `init`, never written again, freed in `deinit`.
     @usableFromInline
     internal let storage: UnsafeMutablePointer<Elements>
@@ -45,8 +52,16 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// A group of `elements`.
     @inlinable
     public init(_ elements: Elements) {
-        storage = .allocate(capacity: 1)
+        let keys = Schema.Key.allCases
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: Self.respondersOffset + keys.count * MemoryLayout<UInt64>.stride,
+            alignment: Swift.max(MemoryLayout<Elements>.alignment, MemoryLayout<UInt64>.alignment))
+        storage = memory.bindMemory(to: Elements.self, capacity: 1)
         storage.initialize(to: elements)
+        let responders = (memory + Self.respondersOffset).bindMemory(to: UInt64.self, capacity: keys.count)
+        for key in keys {
+            responders[key.ordinal] = Elements._responders(to: key, at: storage)
+        }
         var builder = StaticDeliveryTable<Elements>()
         Schema.visitMessages(&builder)
         table = builder.table
@@ -54,7 +69,30 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
 
     deinit {
         storage.deinitialize(count: 1)
-        storage.deallocate()
+        UnsafeMutableRawPointer(storage).deallocate()
+    }
+
+    /// Where the responders of each message start in the storage's
+    /// allocation: after the elements, aligned for `UInt64`.
+    @inlinable
+    internal static var respondersOffset: Int {
+        let alignment = MemoryLayout<UInt64>.alignment
+        return (MemoryLayout<Elements>.size + alignment - 1) / alignment * alignment
+    }
+
+    /// The word of a message that every element of the first 64 is sent; `nil`
+    /// for a list of another kind.
+    @inlinable
+    internal static var everyElement: UInt64? {
+        Elements._fixedCount.map { $0 >= UInt64.bitWidth ? .max : 1 &<< UInt64($0) &- 1 }
+    }
+
+    /// The responders of the message named `key`: bit *i* set when element
+    /// *i* of the first 64 is sent it.
+    @inlinable
+    internal func responders(to key: Schema.Key) -> UInt64 {
+        UnsafeRawPointer(storage).load(
+            fromByteOffset: Self.respondersOffset + key.ordinal &* MemoryLayout<UInt64>.stride, as: UInt64.self)
     }
 
     /// A group of the behaviours listed in `build`, in order.
@@ -101,11 +139,35 @@ extension StaticComposition {
     internal func deliverInline<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
+        // A list of another kind than `StaticPair`s has no fixed count, and
+        // its elements no bit: every level then reads the stored messages.
+        guard let every = Self.everyElement else {
+            deliverInPlace(message, arguments, responders: nil, while: shouldContinue)
+            return
+        }
+        let responders = responders(to: message.key)
+        // When every element is sent the message (each behaviour implements
+        // it), the delivery is given the word as a constant, so that no
+        // element is tested: a second copy of the delivery, with the element
+        // calls alone (Documentation/Findings.md, 31).
+        if responders == every {
+            deliverInPlace(message, arguments, responders: every, while: shouldContinue)
+        } else {
+            deliverInPlace(message, arguments, responders: responders, while: shouldContinue)
+        }
+    }
+
+    /// The delivery with the descriptor and the arguments passed by address.
+    @inlinable @inline(__always)
+    internal func deliverInPlace<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, responders: UInt64?,
+        while shouldContinue: (Result) -> Bool
+    ) {
         // The group is alive for the call (its caller holds it), so its
         // storage stays initialized until the delivery returns.
         withUnsafePointer(to: message) { message in
             withUnsafePointer(to: arguments) { arguments in
-                _ = Elements._deliver(message, arguments, at: storage, while: shouldContinue)
+                _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
             }
         }
     }

@@ -43,15 +43,30 @@ public protocol StaticElements<Schema> {
     /// ``deliver(_:_:while:)`` does. The descriptor and the arguments are
     /// passed by address, so that a list's delivery can be inlined whole, level
     /// by level, with nothing to borrow at each level
-    /// (Documentation/Findings.md, 30). An implementation detail of
-    /// ``StaticComposition``.
+    /// (Documentation/Findings.md, 30). When `responders` is given, bit *i*
+    /// says whether element *i* (of the first 64) is sent the message, as
+    /// ``_responders(to:at:)`` computed it; otherwise each element's stored
+    /// messages say. An implementation detail of ``StaticComposition``.
     ///
     /// - Precondition: `message`, `arguments` and `elements` stay initialized
     ///   until this returns.
     static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
-        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+        at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool
+
+    /// The elements of the list stored at `elements` that are sent the
+    /// message named `key`: bit *i* set for element *i*, for the first 64
+    /// elements of a list whose type fixes its count (``_fixedCount``); `0`
+    /// for a list of another kind. An implementation detail of
+    /// ``StaticComposition``, which computes it once per message.
+    static func _responders(to key: Schema.Key, at elements: UnsafePointer<Self>) -> UInt64
+
+    /// The number of elements of every list of this type, when the type
+    /// alone fixes it (``StaticEnd`` and ``StaticPair``s of it); `nil` for a
+    /// list of another kind. An implementation detail of
+    /// ``StaticComposition``: an element's index in the group.
+    static var _fixedCount: Int? { get }
 }
 
 // The defaults, for a list of another kind: through the instance methods.
@@ -72,10 +87,16 @@ extension StaticElements {
     @inlinable
     public static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
-        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+        at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
         _deliver(message.pointee, arguments.pointee, at: elements, while: shouldContinue)
     }
+
+    @inlinable
+    public static func _responders(to key: Schema.Key, at elements: UnsafePointer<Self>) -> UInt64 { 0 }
+
+    @inlinable
+    public static var _fixedCount: Int? { nil }
 }
 
 /// The empty list.
@@ -107,8 +128,14 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
-        at elements: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+        at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool { true }
+
+    @inlinable @inline(__always)
+    public static func _responders(to key: Schema.Key, at elements: UnsafePointer<Self>) -> UInt64 { 0 }
+
+    @inlinable
+    public static var _fixedCount: Int? { 0 }
 }
 
 /// The elements of `Prefix`, then `last`, held strongly.
@@ -176,7 +203,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     ) -> Bool {
         withUnsafePointer(to: message) { message in
             withUnsafePointer(to: arguments) { arguments in
-                _deliver(message, arguments, at: pair, while: shouldContinue)
+                _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
             }
         }
     }
@@ -194,12 +221,12 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
-        at pair: UnsafePointer<Self>, while shouldContinue: (Result) -> Bool
+        at pair: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
         guard Prefix._deliver(message, arguments, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix,
-                              while: shouldContinue)
+                              responders: responders, while: shouldContinue)
         else { return false }
-        guard pair.pointee.messages.contains(message.pointee.key) else { return true }
+        guard isSent(message.pointee.key, at: pair, responders: responders) else { return true }
         // The cast is removed once `Last` is concrete: the element is called
         // directly, not through the protocol.
         let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef {
@@ -207,6 +234,30 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         }
         return shouldContinue(answer)
     }
+
+    /// Whether this pair's element is sent the message named `key`: its bit
+    /// of `responders`, a register, when the group gives them and the
+    /// element is one of the first 64; otherwise the messages the pair
+    /// stored when it was made, a load.
+    @inlinable @inline(__always)
+    internal static func isSent(_ key: Schema.Key, at pair: UnsafePointer<Self>, responders: UInt64?) -> Bool {
+        if let responders, let index = Prefix._fixedCount, index < UInt64.bitWidth {
+            return responders & (1 &<< UInt64(index)) != 0
+        }
+        return pair.pointee.messages.contains(key)
+    }
+
+    @inlinable
+    public static func _responders(to key: Schema.Key, at pair: UnsafePointer<Self>) -> UInt64 {
+        let prefix = Prefix._responders(to: key, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix)
+        guard let index = Prefix._fixedCount, index < UInt64.bitWidth, pair.pointee.messages.contains(key) else {
+            return prefix
+        }
+        return prefix | 1 &<< UInt64(index)
+    }
+
+    @inlinable
+    public static var _fixedCount: Int? { Prefix._fixedCount.map { $0 + 1 } }
 
     /// ``responds(to:)`` with the pair read where it is stored.
     @inlinable
