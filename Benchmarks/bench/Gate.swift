@@ -13,8 +13,8 @@ enum Gate {
     static let staticWidths = [1, 2, 4, 8, 16]
 
     /// Every contender, forwarding and the C floor × every message × widths 1,
-    /// 16, 256 × both densities; the static composition at 1, 2, 4, 8 and 16, with the floor there and
-    /// existentialArray where the widths above leave it out;
+    /// 16, 256 × both densities; the static composition at 1, 2, 4, 8 and 16 (and the group itself as the
+    /// delegate at 1 and 16), with the floor there and existentialArray where the widths above leave it out;
     /// the arguments array forwarding is given; the lookup in
     /// a schema of 4 and of 64 messages; building and tearing down each strategy's multiplexer of 16 targets.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
@@ -31,6 +31,11 @@ enum Gate {
                 for responders in DispatchFamily.responderCounts(width: width) {
                     cases.append(StaticFanOutFamily.compositionCase(message, width: width, responders: responders))
                     cases.append(StaticFanOutFamily.directCase(message, width: width, responders: responders))
+                    // The group itself as the delegate, through its generic conformance: slow by design
+                    // (Findings 22), gated so that it does not become slower unseen (Findings 33).
+                    if width == 1 || width == 16 {
+                        cases.append(StaticFanOutFamily.genericCase(message, width: width, responders: responders))
+                    }
                 }
                 // What the static composition's goals compare it with (Tests/MicrobenchTests/BaselineClaimsTests):
                 // the inlined floor, and existentialArray where the widths above leave it out.

@@ -157,7 +157,7 @@ extension StaticComposition {
         }
     }
 
-    /// The delivery with the descriptor and the arguments passed by address.
+    /// The delivery, with the arguments passed by address.
     @inlinable @inline(__always)
     internal func deliverInPlace<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, responders: UInt64?,
@@ -165,10 +165,8 @@ extension StaticComposition {
     ) {
         // The group is alive for the call (its caller holds it), so its
         // storage stays initialized until the delivery returns.
-        withUnsafePointer(to: message) { message in
-            withUnsafePointer(to: arguments) { arguments in
-                _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
-            }
+        withUnsafePointer(to: arguments) { arguments in
+            _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
         }
     }
 }

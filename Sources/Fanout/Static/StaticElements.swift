@@ -38,20 +38,19 @@ public protocol StaticElements<Schema> {
     /// - Precondition: `elements` stays initialized until this returns.
     static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool
 
-    /// Sends the message described at `message`, with the arguments stored at
-    /// `arguments`, to the elements stored at `elements`, as
-    /// ``deliver(_:_:while:)`` does. The descriptor and the arguments are
-    /// passed by address, so that a list's delivery can be inlined whole, level
-    /// by level, with nothing to borrow at each level
+    /// Sends `message`, with the arguments stored at `arguments`, to the
+    /// elements stored at `elements`, as ``deliver(_:_:while:)`` does. The
+    /// arguments are passed by address, so that a list's delivery can be
+    /// inlined whole, level by level, with nothing to borrow at each level
     /// (Documentation/Findings.md, 30). When `responders` is given, bit *i*
     /// says whether element *i* (of the first 64) is sent the message, as
     /// ``_responders(to:at:)`` computed it; otherwise each element's stored
     /// messages say. An implementation detail of ``StaticComposition``.
     ///
-    /// - Precondition: `message`, `arguments` and `elements` stay initialized
-    ///   until this returns.
+    /// - Precondition: `arguments` and `elements` stay initialized until this
+    ///   returns.
     static func _deliver<Arguments, Result>(
-        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool
 
@@ -86,10 +85,10 @@ extension StaticElements {
 
     @inlinable
     public static func _deliver<Arguments, Result>(
-        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        _deliver(message.pointee, arguments.pointee, at: elements, while: shouldContinue)
+        _deliver(message, arguments.pointee, at: elements, while: shouldContinue)
     }
 
     @inlinable
@@ -127,7 +126,7 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
 
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
-        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool { true }
 
@@ -201,10 +200,8 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at pair: UnsafePointer<Self>,
         while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        withUnsafePointer(to: message) { message in
-            withUnsafePointer(to: arguments) { arguments in
-                _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
-            }
+        withUnsafePointer(to: arguments) { arguments in
+            _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
         }
     }
 
@@ -220,17 +217,17 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// (Documentation/Findings.md, 27 and 30).
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
-        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
+        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
         at pair: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
         guard Prefix._deliver(message, arguments, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix,
                               responders: responders, while: shouldContinue)
         else { return false }
-        guard isSent(message.pointee.key, at: pair, responders: responders) else { return true }
+        guard isSent(message.key, at: pair, responders: responders) else { return true }
         // The cast is removed once `Last` is concrete: the element is called
         // directly, not through the protocol.
         let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef {
-            message.pointee.invoke($0 as! Schema.Target, arguments.pointee)
+            message.invoke($0 as! Schema.Target, arguments.pointee)
         }
         return shouldContinue(answer)
     }
