@@ -164,7 +164,7 @@ def ratio_heatmap(rows, spec, style):
     for i, line in enumerate(grid):
         for j, v in enumerate(line):
             if v == v and v > 0:
-                ax.text(j, i, f"{v:.0f}×", ha="center", va="center", fontsize=7,
+                ax.text(j, i, f"{v:.1f}×" if v < 10 else f"{v:.0f}×", ha="center", va="center", fontsize=7,
                         color="white" if math.log10(v) > 2 else "black")
     ax.set_xticks(range(len(widths)), [str(w) for w in widths])
     ax.set_yticks(range(len(names)), names)
