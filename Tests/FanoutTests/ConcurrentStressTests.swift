@@ -23,8 +23,35 @@ private struct SharedView: @unchecked Sendable {
     let view = ScrollView()
 }
 
+/// A schema no other test uses, so that its forwarding table is first built here.
+private protocol PingObserver: AnyObject { func ping() }
+private enum PingMessage: String, MessageKey { case ping = "ping" }
+private enum PingSchema: DelegateSchema {
+    typealias Target = any PingObserver
+    typealias Key = PingMessage
+    static var ping: Message<Self, Void, Void> { .init(.ping) { $0.ping() } }
+    static var messages: [any MessageProtocol<Self>] { [ping] }
+}
+
 @Suite("ConcurrentMultiplexer under contention")
 struct ConcurrentStressTests {
+    /// Every `SelectorDictionaryMultiplexer` of a schema shares one forwarding
+    /// table, built by the first and found under a lock by the others. Run
+    /// under ThreadSanitizer (`.ci/run`), whose view of the lock depends on
+    /// annotations: without them, it reported this as a race.
+    @Test("multiplexers of one schema made on several threads at once share one forwarding table")
+    func forwardingTableFromThreads() {
+        let forwarded = Atomic<Int>(0)
+        onThreads(4) { _ in
+            for _ in 0..<50 {
+                // No target: `forward` finds the selector and answers with no answers.
+                let answers = try? SelectorDictionaryMultiplexer<PingSchema>().forward("ping", arguments: [])
+                if answers?.isEmpty == true { forwarded.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(forwarded.load(ordering: .relaxed) == 200)
+    }
+
     @Test("2 dispatching and 2 mutating threads, 100 000 messages: permanent targets get every message once")
     func dispatchWhileMutating() {
         let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()

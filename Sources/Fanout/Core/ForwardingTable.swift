@@ -1,3 +1,4 @@
+import FanoutSupport
 import Synchronization
 
 /// What forwarding a message named at run time needs of a schema, built once
@@ -37,11 +38,11 @@ internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendabl
     ///   lookup by the schema's type.
     static var shared: ForwardingTable {
         let key = ObjectIdentifier(Schema.self)
-        if let table = ForwardingTables.all.withLock({ $0[key] }) { return unsafeDowncast(table, to: ForwardingTable.self) }
+        if let table = ForwardingTables.locked({ $0[key] }) { return unsafeDowncast(table, to: ForwardingTable.self) }
         // Built outside the lock, as the schema's descriptors are user code;
         // when two threads race, the first table stored is the one kept.
         let built = ForwardingTable()
-        return unsafeDowncast(ForwardingTables.all.withLock { tables in
+        return unsafeDowncast(ForwardingTables.locked { tables in
             if let table = tables[key] { return table }
             tables[key] = built
             return built
@@ -51,7 +52,27 @@ internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendabl
 
 /// The forwarding tables built so far, by schema.
 private enum ForwardingTables {
-    static let all = Mutex<[ObjectIdentifier: any AnyObject & Sendable]>([:])
+    typealias Tables = [ObjectIdentifier: any AnyObject & Sendable]
+
+    static let all = Mutex<Tables>([:])
+
+    /// An object whose address stands for the lock in ThreadSanitizer's
+    /// annotations.
+    private final class Token: Sendable {}
+    private static let token = Token()
+
+    /// Runs `body` under the lock, annotated for ThreadSanitizer, which cannot
+    /// see `Mutex`'s futex (see `FanoutSupport.h`; the annotations compile to
+    /// nothing otherwise). Without them, two threads building the first table
+    /// of a schema at once were reported as a race on `all`.
+    static func locked<Value>(_ body: (inout sending Tables) -> sending Value) -> sending Value {
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque())
+        return all.withLock { tables in
+            fanout_sanitizer_acquire(address)
+            defer { fanout_sanitizer_release(address) }
+            return body(&tables)
+        }
+    }
 }
 
 /// A message's forwarder, in an object so that `forward` can borrow it
