@@ -133,10 +133,12 @@ public protocol ComposedScrollViewDelegate: ComposedBehaviours, ScrollViewDelega
 
 // The same one line per message as the multiplexers' glue, each method kept out
 // of line: specialized for a conforming type, it is a function of its own in
-// which the whole delivery is inlined, as on the group's own type. Inlined into
-// the witness instead, the chain stopped at the first element for messages with
-// an answer, which were then called through the descriptor with a retain each
-// (Documentation/Findings.md, 26).
+// which the whole delivery is inlined, as on the group's own type, and the
+// protocol's witness jumps to it. (Inlined into the witness, the chain once
+// stopped at the first element for messages with an answer, Documentation/
+// Findings.md, 26; the chain has been always inlined since, Findings 30, and
+// the methods stay out of line so that each message is delivered by one
+// function whose code the gate counts.)
 extension ComposedScrollViewDelegate {
     /// Forwards to every responding element.
     @inlinable @inline(never)

@@ -7,8 +7,9 @@
 # through the protocol, for each N given (default 0 1 16 32 47 48 64 2x32). `AxB` makes a group of A groups of B
 # elements each. Prints, per N: the seconds to compile the client module alone (release, after the dependencies
 # are built), the size of the client's object file (text), and ns per delivery of one message sent on the group's
-# type, the best of 5 × 100 000 messages in one process (a sanity check of a few seconds, not a benchmark: the
-# floor is about 0.3 ns here, and a group the optimizer could not specialize takes hundreds).
+# type and through a holder of the group (a type of its own, through the protocol), each the best of 5 × 100 000
+# messages in one process (a sanity check of a few seconds, not a benchmark: the floor is about 0.3 ns here, and a
+# group the optimizer could not specialize takes hundreds).
 #
 # usage: scripts/experiments/static-composition-cost.sh [N | AxB ...]
 set -euo pipefail
@@ -74,6 +75,14 @@ SWIFT
     if [ "$1" = 0 ]; then echo 'print("no group")'; return; fi
     local outer=1 inner=$1
     case $1 in *x*) outer=${1%%x*}; inner=${1#*x};; esac
+    # The element list's type, written out, for a holder of the group (a type of its own, as the guide advises).
+    local list='StaticEnd<Glue>'
+    for _ in $(seq "$inner"); do list="StaticPair<$list, One>"; done
+    if [ "$outer" -gt 1 ]; then
+        local groups='StaticEnd<Glue>'
+        for _ in $(seq "$outer"); do groups="StaticPair<$groups, StaticComposition<Glue, $list>>"; done
+        list=$groups
+    fi
     for group in $(seq "$outer"); do
         echo "let inner$group = Glue.compose {"
         for _ in $(seq "$inner"); do echo '    One()'; done
@@ -84,23 +93,35 @@ SWIFT
     else
         echo "let group = Glue.compose { $(for group in $(seq "$outer"); do printf 'inner%d; ' "$group"; done)}"
     fi
-    echo 'group.a(1); group.b(1, 2); print(group.c(3), group.d(4) == nil)'
-    echo 'let erased = opaque(group); erased.a(1); erased.b(1, 2); print(erased.c(3), erased.d(4) == nil)'
     cat <<SWIFT
-let clock = ContinuousClock()
-var best = Duration.seconds(3600)
-for _ in 0..<5 {
-    let start = clock.now
-    for _ in 0..<100_000 { group.a(1) }
-    best = min(best, clock.now - start)
+final class Holder: ComposedBehaviours, Observer {
+    let composition: StaticComposition<Glue, $list>
+    init(_ composition: StaticComposition<Glue, $list>) { self.composition = composition }
+    @inline(never) func a(_ x: Int) { send(Glue.a, x) }
+    @inline(never) func b(_ x: Int, _ y: Int) { send(Glue.b, (x, y)) }
+    @inline(never) func c(_ x: Int) -> Bool { askAll(Glue.c, x) }
+    @inline(never) func d(_ x: Int) -> AnyObject? { askUntilAnswered(Glue.d, x) }
 }
-let nanoseconds = Double(best.components.seconds) * 1e9 + Double(best.components.attoseconds) / 1e9
-print("ns per delivery:", nanoseconds / 100_000 / Double($((outer * inner))))
+group.a(1); group.b(1, 2); print(group.c(3), group.d(4) == nil)
+let erased = opaque(group); erased.a(1); erased.b(1, 2); print(erased.c(3), erased.d(4) == nil)
+let held = opaque(Holder(group)); held.a(1); held.b(1, 2); print(held.c(3), held.d(4) == nil)
+let clock = ContinuousClock()
+/// The best of 5 × 100 000 messages, in ns per delivery.
+func time(_ send: () -> Void) -> Double {
+    var best = Duration.seconds(3600)
+    for _ in 0..<5 {
+        let start = clock.now
+        for _ in 0..<100_000 { send() }
+        best = min(best, clock.now - start)
+    }
+    return (Double(best.components.seconds) * 1e9 + Double(best.components.attoseconds) / 1e9) / 100_000 / $((outer * inner)).0
+}
+print("ns per delivery:", time { group.a(1) }, time { held.a(1) })
 SWIFT
 }
 generate 0 > "$work/Sources/Client/main.swift"
 (cd "$work" && swift build -c release >/dev/null 2>&1) || { echo "static-composition-cost: the client did not build" >&2; exit 1; }
-printf '%8s %12s %14s %16s\n' elements "compile (s)" "object (bytes)" "ns/delivery"
+printf '%8s %12s %14s %18s %18s\n' elements "compile (s)" "object (bytes)" "ns/delivery: type" "held, as delegate"
 for n in "${counts[@]}"; do
     generate "$n" > "$work/Sources/Client/main.swift"
     start=$(date +%s.%N)
@@ -112,7 +133,7 @@ for n in "${counts[@]}"; do
     end=$(date +%s.%N)
     object=$(find "$work/.build/release/Client.build" -name 'main.swift.o' | head -1)
     size=$(size -A "$object" | awk '$1 == ".text" || $1 ~ /^\.text\./ { total += $2 } END { print total }')
-    delivery=$("$work/.build/release/Client" | sed -n 's/^ns per delivery: //p')
-    [ -n "$delivery" ] && delivery=$(printf '%.2f' "$delivery") || delivery=-
-    printf '%8s %12.1f %14d %16s\n' "$n" "$(echo "$end - $start" | bc)" "$size" "$delivery"
+    read -r onType held <<<"$("$work/.build/release/Client" | sed -n 's/^ns per delivery: //p')"
+    [ -n "${onType:-}" ] && onType=$(printf '%.2f' "$onType") && held=$(printf '%.2f' "$held") || { onType=-; held=-; }
+    printf '%8s %12.1f %14d %18s %18s\n' "$n" "$(echo "$end - $start" | bc)" "$size" "$onType" "$held"
 done

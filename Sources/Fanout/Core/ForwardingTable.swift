@@ -1,4 +1,3 @@
-import FanoutSupport
 import Synchronization
 
 /// What forwarding a message named at run time needs of a schema, built once
@@ -61,17 +60,11 @@ private enum ForwardingTables {
     private final class Token: Sendable {}
     private static let token = Token()
 
-    /// Runs `body` under the lock, annotated for ThreadSanitizer, which cannot
-    /// see `Mutex`'s futex (see `FanoutSupport.h`; the annotations compile to
-    /// nothing otherwise). Without them, two threads building the first table
-    /// of a schema at once were reported as a race on `all`.
+    /// Runs `body` under the lock, annotated for ThreadSanitizer: without the
+    /// annotations, two threads building the first table of a schema at once
+    /// were reported as a race on `all`.
     static func locked<Value>(_ body: (inout sending Tables) -> sending Value) -> sending Value {
-        let address = UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque())
-        return all.withLock { tables in
-            fanout_sanitizer_acquire(address)
-            defer { fanout_sanitizer_release(address) }
-            return body(&tables)
-        }
+        all.withAnnotatedLock(at: UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque()), body)
     }
 }
 

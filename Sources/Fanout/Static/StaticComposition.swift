@@ -41,10 +41,11 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// once, more values than registers (Documentation/Findings.md, 27).
     ///
     /// The same allocation holds, at ``respondersOffset``, one word per
-    /// message ordinal: its responders, bit *i* set when element *i* (of the
-    /// first 64) is sent the message. A delivery reads its message's word
-    /// once and tests a bit per element in a register, instead of loading
-    /// each element's messages (Documentation/Findings.md, 31).
+    /// message ordinal: its responders, bit *i* set when the *i*-th element
+    /// from the last is sent the message (for a group of at most 64). A
+    /// delivery reads its message's word once and tests a bit per element in
+    /// a register, instead of loading each element's messages
+    /// (Documentation/Findings.md, 31).
     ///
     /// Initialized in `init`, never written again, freed in `deinit`.
     @usableFromInline
@@ -59,6 +60,11 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     @inlinable
     public init(_ elements: Elements) {
         let keys = Schema.Key.allCases
+        // The words are indexed by ordinal in raw memory: a wrong ordinal would
+        // read or write outside it, so it is checked in every build, once.
+        precondition(
+            keys.enumerated().allSatisfy { position, key in key.ordinal == position },
+            "\(Schema.Key.self).ordinal must be each key's position in allCases")
         let memory = UnsafeMutableRawPointer.allocate(
             byteCount: Self.respondersOffset + keys.count * MemoryLayout<UInt64>.stride,
             alignment: Swift.max(MemoryLayout<Elements>.alignment, MemoryLayout<UInt64>.alignment))
@@ -79,22 +85,26 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     }
 
     /// Where the responders of each message start in the storage's
-    /// allocation: after the elements, aligned for `UInt64`.
+    /// allocation: after the elements (all the bytes bound to them), aligned
+    /// for `UInt64`.
     @inlinable
     internal static var respondersOffset: Int {
         let alignment = MemoryLayout<UInt64>.alignment
-        return (MemoryLayout<Elements>.size + alignment - 1) / alignment * alignment
+        return (MemoryLayout<Elements>.stride + alignment - 1) / alignment * alignment
     }
 
-    /// The word of a message that every element of the first 64 is sent; `nil`
-    /// for a list of another kind.
+    /// The word of a message that every element is sent, for a group of at
+    /// most 64 elements; `nil` for a larger group or a list of another kind,
+    /// whose deliveries read each element's stored messages. A constant once
+    /// specialized (computed from the type, in O(*n*) otherwise).
     @inlinable
     internal static var everyElement: UInt64? {
-        Elements._fixedCount.map { $0 >= UInt64.bitWidth ? .max : 1 &<< UInt64($0) &- 1 }
+        guard let count = Elements._fixedCount, count <= UInt64.bitWidth else { return nil }
+        return count == UInt64.bitWidth ? .max : 1 &<< UInt64(count) &- 1
     }
 
-    /// The responders of the message named `key`: bit *i* set when element
-    /// *i* of the first 64 is sent it.
+    /// The responders of the message named `key`: bit *i* set when the *i*-th
+    /// element from the last is sent it.
     @inlinable
     internal func responders(to key: Schema.Key) -> UInt64 {
         UnsafeRawPointer(storage).load(
@@ -145,8 +155,8 @@ extension StaticComposition {
     internal func deliverInline<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
-        // A list of another kind than `StaticPair`s has no fixed count, and
-        // its elements no bit: every level then reads the stored messages.
+        // A group of more than 64, or a list of another kind than
+        // `StaticPair`s, has no word: every level reads its stored messages.
         guard let every = Self.everyElement else {
             deliverInPlace(message, arguments, responders: nil, while: shouldContinue)
             return
@@ -171,8 +181,10 @@ extension StaticComposition {
     ) {
         // The group is alive for the call (its caller holds it), so its
         // storage stays initialized until the delivery returns.
-        withUnsafePointer(to: arguments) { arguments in
-            _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
+        withUnsafePointer(to: message) { message in
+            withUnsafePointer(to: arguments) { arguments in
+                _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
+            }
         }
     }
 }

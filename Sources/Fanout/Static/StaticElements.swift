@@ -43,28 +43,28 @@ public protocol StaticElements<Schema> {
     /// arguments are passed by address, so that a list's delivery can be
     /// inlined whole, level by level, with nothing to borrow at each level
     /// (Documentation/Findings.md, 30). When `responders` is given, bit *i*
-    /// says whether element *i* (of the first 64) is sent the message, as
+    /// says whether the *i*-th element from the last is sent the message, as
     /// ``_responders(to:at:)`` computed it; otherwise each element's stored
     /// messages say. An implementation detail of ``StaticComposition``.
     ///
     /// - Precondition: `arguments` and `elements` stay initialized until this
     ///   returns.
     static func _deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool
 
     /// The elements of the list stored at `elements` that are sent the
-    /// message named `key`: bit *i* set for element *i*, for the first 64
-    /// elements of a list whose type fixes its count (``_fixedCount``); `0`
-    /// for a list of another kind. An implementation detail of
-    /// ``StaticComposition``, which computes it once per message.
+    /// message named `key`: bit *i* set for the *i*-th element from the last
+    /// (the last 64 of a list made of ``StaticPair``s); `0` for a list of
+    /// another kind. An implementation detail of ``StaticComposition``, which
+    /// computes it once per message, when it is built.
     static func _responders(to key: Schema.Key, at elements: UnsafePointer<Self>) -> UInt64
 
     /// The number of elements of every list of this type, when the type
     /// alone fixes it (``StaticEnd`` and ``StaticPair``s of it); `nil` for a
     /// list of another kind. An implementation detail of
-    /// ``StaticComposition``: an element's index in the group.
+    /// ``StaticComposition``: whether its lists fit one word of responders.
     static var _fixedCount: Int? { get }
 }
 
@@ -85,10 +85,10 @@ extension StaticElements {
 
     @inlinable
     public static func _deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        _deliver(message, arguments.pointee, at: elements, while: shouldContinue)
+        _deliver(message.pointee, arguments.pointee, at: elements, while: shouldContinue)
     }
 
     @inlinable
@@ -126,7 +126,7 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
 
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool { true }
 
@@ -200,8 +200,10 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at pair: UnsafePointer<Self>,
         while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        withUnsafePointer(to: arguments) { arguments in
-            _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
+        withUnsafePointer(to: message) { message in
+            withUnsafePointer(to: arguments) { arguments in
+                _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
+            }
         }
     }
 
@@ -217,40 +219,34 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// (Documentation/Findings.md, 27 and 30).
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: UnsafePointer<Arguments>,
+        _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at pair: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        guard Prefix._deliver(message, arguments, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix,
-                              responders: responders, while: shouldContinue)
+        guard Prefix._deliver(message, arguments, at: prefix(at: pair), responders: responders.map { $0 &>> 1 },
+                              while: shouldContinue)
         else { return false }
-        guard isSent(message.key, at: pair, responders: responders) else { return true }
+        guard isSent(message.pointee.key, at: pair, responders: responders) else { return true }
         // The cast is removed once `Last` is concrete: the element is called
         // directly, not through the protocol.
         let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef {
-            message.invoke($0 as! Schema.Target, arguments.pointee)
+            message.pointee.body($0 as! Schema.Target, arguments.pointee)
         }
         return shouldContinue(answer)
     }
 
-    /// Whether this pair's element is sent the message named `key`: its bit
-    /// of `responders`, a register, when the group gives them and the
-    /// element is one of the first 64; otherwise the messages the pair
+    /// Whether this pair's element is sent the message named `key`: bit 0 of
+    /// `responders`, a register, when the group gives them (each level passes
+    /// its prefix the word shifted by one); otherwise the messages the pair
     /// stored when it was made, a load.
     @inlinable @inline(__always)
     internal static func isSent(_ key: Schema.Key, at pair: UnsafePointer<Self>, responders: UInt64?) -> Bool {
-        if let responders, let index = Prefix._fixedCount, index < UInt64.bitWidth {
-            return responders & (1 &<< UInt64(index)) != 0
-        }
-        return pair.pointee.messages.contains(key)
+        guard let responders else { return pair.pointee.messages.contains(key) }
+        return responders & 1 != 0
     }
 
     @inlinable
     public static func _responders(to key: Schema.Key, at pair: UnsafePointer<Self>) -> UInt64 {
-        let prefix = Prefix._responders(to: key, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix)
-        guard let index = Prefix._fixedCount, index < UInt64.bitWidth, pair.pointee.messages.contains(key) else {
-            return prefix
-        }
-        return prefix | 1 &<< UInt64(index)
+        Prefix._responders(to: key, at: prefix(at: pair)) &<< 1 | (pair.pointee.messages.contains(key) ? 1 : 0)
     }
 
     @inlinable
@@ -259,10 +255,20 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// ``responds(to:)`` with the pair read where it is stored.
     @inlinable
     public static func _responds(to key: Schema.Key, at pair: UnsafePointer<Self>) -> Bool {
-        if Prefix._responds(to: key, at: &UnsafeMutablePointer(mutating: pair).pointee.storedPrefix) { return true }
+        if Prefix._responds(to: key, at: prefix(at: pair)) { return true }
         guard pair.pointee.messages.contains(key) else { return false }
         guard pair.pointee.isMultiplexer else { return true }
         return unownedLast(at: pair)._withUnsafeGuaranteedRef { Schema.responds($0 as! Schema.Target, to: key) }
+    }
+
+    /// The prefix of the pair at `pair`, where it is stored: the pair's first
+    /// stored property, so at the pair's own address (a frozen struct lays
+    /// out its stored properties in the order they are declared, the first
+    /// at offset 0; checked in debug builds). No copy, no access scope.
+    @inlinable @inline(__always)
+    internal static func prefix(at pair: UnsafePointer<Self>) -> UnsafePointer<Prefix> {
+        assert(MemoryLayout<Self>.offset(of: \Self.storedPrefix) == 0, "storedPrefix must be StaticPair's first field")
+        return UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
     }
 
     /// The element of the pair at `pair` as an unowned reference: a plain

@@ -44,12 +44,7 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Send
     @inlinable
     @inline(__always)
     internal func locked<Value>(_ body: (inout sending Table) -> sending Value) -> sending Value {
-        let address = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        return state.withLock { table in
-            fanout_sanitizer_acquire(address)
-            defer { fanout_sanitizer_release(address) }
-            return body(&table)
-        }
+        state.withAnnotatedLock(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), body)
     }
 
     /// Registers `target` strongly; registering it again does nothing.
