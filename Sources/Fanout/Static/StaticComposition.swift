@@ -30,67 +30,71 @@
 /// the delivery runs unspecialized, hundreds of times slower
 /// (Documentation/Findings.md, 32).
 public final class StaticComposition<Schema, Elements: StaticElements>: Delivering where Elements.Schema == Schema {
-    /// The behaviours, in order.
-    @inlinable
-    public var elements: Elements { storage.pointee }
-
-    /// The behaviours, stored apart from the group so that a delivery reads
-    /// each element and its messages where they are stored, just before
-    /// using them: a copy of the whole list, which is what reading a stored
-    /// `elements` gives a delivery, holds every element and message set at
-    /// once, more values than registers (Documentation/Findings.md, 27).
-    ///
-    /// The same allocation holds, at ``respondersOffset``, one word per
-    /// message ordinal: its responders, bit *i* set when the *i*-th element
-    /// from the last is sent the message (for a group of at most 64). A
-    /// delivery reads its message's word once and tests a bit per element in
-    /// a register, instead of loading each element's messages
-    /// (Documentation/Findings.md, 31).
-    ///
-    /// Initialized in `init`, never written again, freed in `deinit`.
+    /// The behaviours, in order: the group's first stored property, so that a
+    /// delivery finds it at a fixed offset from the group, without a load.
     @usableFromInline
-    internal let storage: UnsafeMutablePointer<Elements>
+    internal let storedElements: Elements
+
+    /// Per message ordinal, the message's responders: bit *i* set when the
+    /// *i*-th element from the last is sent the message (for a group of at
+    /// most 64). A delivery reads its message's word once and tests a bit per
+    /// element in a register, instead of loading each element's messages
+    /// (Documentation/Findings.md, 31). Written in `init`, freed in `deinit`.
+    @usableFromInline
+    internal let words: UnsafeMutablePointer<UInt64>
 
     /// Per message ordinal, the delivery specialized for `Elements` (a
     /// ``StaticDelivery``), when the schema visits its messages.
     @usableFromInline
     internal let table: ContiguousArray<AnyObject?>
 
+    /// The behaviours, in order.
+    @inlinable
+    public var elements: Elements { storedElements }
+
+    /// Where the group stores its elements, for a delivery to read each
+    /// element and its messages in place, just before using them: reading
+    /// `storedElements` as a value would load the whole list first, more
+    /// values than registers (Documentation/Findings.md, 27). The first stored
+    /// property of a class sits right after the object's header, at the
+    /// offset `ManagedBuffer` also relies on (`_getUnsafePointerToStoredProperties`),
+    /// rounded up to the property's alignment; valid while the group lives,
+    /// which its caller guarantees for the duration of a call. Checked in
+    /// debug builds, in `init`, against the property read as a value.
+    @inlinable @inline(__always)
+    internal var storage: UnsafePointer<Elements> {
+        let properties = _getUnsafePointerToStoredProperties(self)
+        // A constant once specialized: for an alignment of a word or less, the
+        // offset needs no rounding (and no instruction to round it).
+        let start = MemoryLayout<Elements>.alignment <= MemoryLayout<AnyObject>.alignment
+            ? properties : properties.alignedUp(for: Elements.self)
+        return UnsafePointer(start.assumingMemoryBound(to: Elements.self))
+    }
+
     /// A group of `elements`.
     @inlinable
     public init(_ elements: Elements) {
         let keys = Schema.Key.allCases
-        // The words are indexed by ordinal in raw memory: a wrong ordinal would
-        // read or write outside it, so it is checked in every build, once.
+        // The words are indexed by ordinal: a wrong ordinal would read or write
+        // outside them, so it is checked in every build, once.
         precondition(
             keys.enumerated().allSatisfy { position, key in key.ordinal == position },
             "\(Schema.Key.self).ordinal must be each key's position in allCases")
-        let memory = UnsafeMutableRawPointer.allocate(
-            byteCount: Self.respondersOffset + keys.count * MemoryLayout<UInt64>.stride,
-            alignment: Swift.max(MemoryLayout<Elements>.alignment, MemoryLayout<UInt64>.alignment))
-        storage = memory.bindMemory(to: Elements.self, capacity: 1)
-        storage.initialize(to: elements)
-        let responders = (memory + Self.respondersOffset).bindMemory(to: UInt64.self, capacity: keys.count)
-        for key in keys {
-            responders[key.ordinal] = Elements._responders(to: key, at: storage)
-        }
+        storedElements = elements
+        words = .allocate(capacity: keys.count)
         var builder = StaticDeliveryTable<Elements>()
         Schema.visitMessages(&builder)
         table = builder.table
+        for key in keys {
+            words[key.ordinal] = Elements._responders(to: key, at: storage)
+            // Debug builds: what `storage` reads is what the property holds.
+            assert(words[key.ordinal] == withUnsafePointer(to: storedElements) { Elements._responders(to: key, at: $0) },
+                   "the group's elements are not where it reads them")
+        }
     }
 
     deinit {
-        storage.deinitialize(count: 1)
-        UnsafeMutableRawPointer(storage).deallocate()
-    }
-
-    /// Where the responders of each message start in the storage's
-    /// allocation: after the elements (all the bytes bound to them), aligned
-    /// for `UInt64`.
-    @inlinable
-    internal static var respondersOffset: Int {
-        let alignment = MemoryLayout<UInt64>.alignment
-        return (MemoryLayout<Elements>.stride + alignment - 1) / alignment * alignment
+        words.deallocate()
     }
 
     /// The word of a message that every element is sent, for a group of at
@@ -106,10 +110,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// The responders of the message named `key`: bit *i* set when the *i*-th
     /// element from the last is sent it.
     @inlinable
-    internal func responders(to key: Schema.Key) -> UInt64 {
-        UnsafeRawPointer(storage).load(
-            fromByteOffset: Self.respondersOffset + key.ordinal &* MemoryLayout<UInt64>.stride, as: UInt64.self)
-    }
+    internal func responders(to key: Schema.Key) -> UInt64 { words[key.ordinal] }
 
     /// A group of the behaviours listed in `build`, in order.
     @inlinable
