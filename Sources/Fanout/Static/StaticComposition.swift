@@ -21,7 +21,7 @@
 /// Called through the protocol (a delegate property), the conformance is
 /// generic over the elements, so the group delivers through a table of
 /// closures made when it was built, specialized for each message its schema
-/// visits (``DelegateSchema/visitMessages(_:)``), 50 to 150 times slower
+/// visits (``DelegateSchema/visitMessages(_:)``), 10 to 175 times slower
 /// (Documentation/Findings.md, 22 and 33): to set a group as a delegate, hold
 /// it in a type of your own (``ComposedBehaviours``).
 ///
