@@ -29,8 +29,10 @@ public func identity<T>(_ value: T) -> T {
 ///
 /// An acquire-release fence, which both Swift's optimizer and LLVM treat as
 /// touching all memory. On x86-64 it emits no instruction; on arm64 it is a
-/// `dmb ish`, a barrier with a cost of its own in every timed message. (It was a call to an opaque C function: two calls and a jump per
-/// message, which the floor it is compared with does not pay; Documentation/Findings.md, 29.)
+/// `dmb ish`, a barrier with a cost of its own in every timed message. (It
+/// was a call to an opaque C function: two calls and a jump per message,
+/// which the floor it is compared with does not pay; Documentation/Findings.md,
+/// 29.)
 @inlinable @inline(__always)
 public func clobberMemory() {
     atomicMemoryFence(ordering: .acquiringAndReleasing)

@@ -174,19 +174,15 @@ extension StaticComposition {
         }
     }
 
-    /// The delivery, with the arguments passed by address.
+    /// The delivery from the group's storage; the group is alive for the call
+    /// (its caller holds it), so its storage stays initialized until the
+    /// delivery returns.
     @inlinable @inline(__always)
     internal func deliverInPlace<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, responders: UInt64?,
         while shouldContinue: (Result) -> Bool
     ) {
-        // The group is alive for the call (its caller holds it), so its
-        // storage stays initialized until the delivery returns.
-        withUnsafePointer(to: message) { message in
-            withUnsafePointer(to: arguments) { arguments in
-                _ = Elements._deliver(message, arguments, at: storage, responders: responders, while: shouldContinue)
-            }
-        }
+        _ = Elements._deliverByAddress(message, arguments, at: storage, responders: responders, while: shouldContinue)
     }
 }
 

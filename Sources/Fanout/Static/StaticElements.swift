@@ -96,6 +96,21 @@ extension StaticElements {
 
     @inlinable
     public static var _fixedCount: Int? { nil }
+
+    /// The pointer delivery, ``_deliver(_:_:at:responders:while:)``, with the
+    /// descriptor and the arguments put where it reads them for the duration
+    /// of the call: the one place both are passed by address.
+    @inlinable @inline(__always)
+    internal static func _deliverByAddress<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at elements: UnsafePointer<Self>,
+        responders: UInt64?, while shouldContinue: (Result) -> Bool
+    ) -> Bool {
+        withUnsafePointer(to: message) { message in
+            withUnsafePointer(to: arguments) { arguments in
+                _deliver(message, arguments, at: elements, responders: responders, while: shouldContinue)
+            }
+        }
+    }
 }
 
 /// The empty list.
@@ -177,6 +192,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         storedLast = last
         isMultiplexer = last is any Delivering
         messages = isMultiplexer ? MessageSet { _ in true } : Schema.respondedMessages(of: target)
+        assert(MemoryLayout<Self>.offset(of: \Self.storedPrefix) == 0, "storedPrefix must be StaticPair's first field")
     }
 
     @inlinable
@@ -200,11 +216,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at pair: UnsafePointer<Self>,
         while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        withUnsafePointer(to: message) { message in
-            withUnsafePointer(to: arguments) { arguments in
-                _deliver(message, arguments, at: pair, responders: nil, while: shouldContinue)
-            }
-        }
+        _deliverByAddress(message, arguments, at: pair, responders: nil, while: shouldContinue)
     }
 
     /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
@@ -264,11 +276,11 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// The prefix of the pair at `pair`, where it is stored: the pair's first
     /// stored property, so at the pair's own address (a frozen struct lays
     /// out its stored properties in the order they are declared, the first
-    /// at offset 0; checked in debug builds). No copy, no access scope.
+    /// at offset 0; checked in debug builds, when a pair is made). No copy, no
+    /// access scope.
     @inlinable @inline(__always)
     internal static func prefix(at pair: UnsafePointer<Self>) -> UnsafePointer<Prefix> {
-        assert(MemoryLayout<Self>.offset(of: \Self.storedPrefix) == 0, "storedPrefix must be StaticPair's first field")
-        return UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
+        UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
     }
 
     /// The element of the pair at `pair` as an unowned reference: a plain
