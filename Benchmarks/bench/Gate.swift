@@ -31,8 +31,9 @@ enum Gate {
                 for responders in DispatchFamily.responderCounts(width: width) {
                     cases.append(StaticFanOutFamily.compositionCase(message, width: width, responders: responders))
                     cases.append(StaticFanOutFamily.directCase(message, width: width, responders: responders))
-                    // The group itself as the delegate, through its generic conformance: slow by design
-                    // (Findings 22), gated so that it does not become slower unseen (Findings 33).
+                    // The group itself as the delegate, through its generic conformance: slow by design, since
+                    // Swift runs a conditional conformance's witnesses unspecialized; gated so that it does not
+                    // become slower unseen.
                     if width == 1 || width == 16 {
                         cases.append(StaticFanOutFamily.genericCase(message, width: width, responders: responders))
                     }
@@ -49,7 +50,7 @@ enum Gate {
             cases.append(ForwardFamily.argumentsCase(message))
         }
         cases += [ForwardFamily.lookupCase(wide: false), ForwardFamily.lookupCase(wide: true)]
-        // Registration: a multiplexer built with 16 targets and torn down, per strategy (Findings 24: it became
+        // Registration: a multiplexer built with 16 targets and torn down, per strategy (registration once became
         // 5x slower unseen while only dispatch was gated).
         cases += DispatchStrategy.allCases.map { SetupFamily.setUpCase($0, width: 16, removing: true) }
         return cases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }

@@ -36,7 +36,7 @@ final class TallyTarget: CountingTarget {
 /// The second target type, so that call sites see two types. Its counter sits
 /// at another offset on purpose: with identical layouts the compiler merges
 /// the two types' identical methods into one function behind jump thunks, 4
-/// more instructions per delivery (Documentation/Findings.md).
+/// more instructions per delivery.
 final class OffsetTarget: CountingTarget {
     let registrations = RegistrationBag(), responds: Bool
     var tally = 0

@@ -31,8 +31,7 @@ public func identity<T>(_ value: T) -> T {
 /// touching all memory. On x86-64 it emits no instruction; on arm64 it is a
 /// `dmb ish`, a barrier with a cost of its own in every timed message. (It
 /// was a call to an opaque C function: two calls and a jump per message,
-/// which the floor it is compared with does not pay; Documentation/Findings.md,
-/// 29.)
+/// which the floor it is compared with does not pay.)
 @inlinable @inline(__always)
 public func clobberMemory() {
     atomicMemoryFence(ordering: .acquiringAndReleasing)

@@ -34,12 +34,7 @@ public enum ScrollViewSchema: DelegateSchema {
             .withBoundCall { target in { target.viewForZooming(in: $0) } }
     }
 
-    /// All four messages.
-    public static var messages: [any MessageProtocol<Self>] {
-        [didScroll, didEndDragging, shouldScrollToTop, viewForZooming]
-    }
-
-    /// All four messages, with their types, for ``StaticComposition``.
+    /// The four messages, each once: the schema's one list of them.
     @inlinable
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {
         visitor.visit(didScroll)

@@ -3,8 +3,11 @@ import ScrollViewKit
 import Testing
 
 // A second delegate protocol, as in "Composing Together View Behaviors in iOS":
-// view-controller lifecycle observers. Everything below the protocol is the
-// glue a user writes to reuse every strategy (Documentation/ReusingForYourProtocol.md).
+// view-controller lifecycle observers. Everything below the protocol is the glue
+// of Documentation/ReusingForYourProtocol.md as it was at eee6c54 (a `messages`
+// list, methods on `Multiplexer`, `StaticComposition` and a refinement), kept
+// unchanged: glue written that way must still compile and deliver the same.
+// The guide's current glue is in MainActorGlueTests.swift.
 
 protocol LifecycleObserver: AnyObject {
     func viewDidAppear(_ animated: Bool)

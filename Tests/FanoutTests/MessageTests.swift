@@ -95,17 +95,6 @@ struct MessageTests {
         multiplexer.send(MarkedSchema.pong, 5)
         #expect(recorder.calls == ["pong 3", "bound 4", "pong 5"])
     }
-
-    #if DEBUG
-    @Test("a key whose ordinal is not its position in allCases traps when a multiplexer is made (debug)")
-    func wrongOrdinalTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = ClosureTableMultiplexer<MisnumberedSchema>()
-        }
-        let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(message.contains("ordinal must be each key's position in allCases"))
-    }
-    #endif
 }
 
 private protocol MarkedTarget: AnyObject {
@@ -141,18 +130,4 @@ private enum MarkedSchema: DelegateSchema {
     }
     static var pong: Message<Self, Int, Void> { .init(.pong) { $0.pong($1) } }
     static var messages: [any MessageProtocol<Self>] { [ping, pong] }
-}
-
-/// A key whose hand-written `ordinal` breaks the rule.
-private enum MisnumberedMessage: String, MessageKey {
-    case first = "first"
-    case second = "second"
-
-    var ordinal: Int { self == .first ? 1 : 0 }
-}
-
-private enum MisnumberedSchema: DelegateSchema {
-    typealias Target = any MarkedTarget
-    typealias Key = MisnumberedMessage
-    static var messages: [any MessageProtocol<Self>] { [] }
 }

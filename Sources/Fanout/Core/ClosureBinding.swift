@@ -27,7 +27,7 @@ extension ClosureBinding {
         guard let (id, messages) = RegistrationTable<Schema, Void>.newMember(
             target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
         table.append((), id: id, messages: messages)
-        for message in Schema.messages where messages.contains(message.key) {
+        for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
             bind(message, to: target, id: id)
         }
     }

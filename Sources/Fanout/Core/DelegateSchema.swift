@@ -25,8 +25,10 @@ public protocol DelegateSchema {
     /// The names of the protocol's messages.
     associatedtype Key: MessageKey
 
-    /// Every message of the protocol, used by the strategies that bind a
-    /// target's messages when it is added and by dynamic forwarding.
+    /// Every message of the protocol, one descriptor per key, used by the
+    /// strategies that bind a target's messages when it is added and by
+    /// dynamic forwarding. The default is the descriptors that
+    /// ``visitMessages(_:)`` visits.
     static var messages: [any MessageProtocol<Self>] { get }
 
     /// Whether `target` implements the message named `key`: the analog of
@@ -46,12 +48,22 @@ public protocol DelegateSchema {
     /// existential can skip the cast with `{ [weak target] in target }`.
     static func weakReference(to target: Target) -> () -> Target?
 
-    /// Visits every message of the protocol with its types; see
-    /// ``MessageVisitor``. The default visits none.
+    /// Visits every message of the protocol with its types, one descriptor
+    /// per key; see ``MessageVisitor``. The one list of a schema's messages:
+    /// ``messages`` is derived from it. The default visits none.
     static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self
 }
 
 extension DelegateSchema {
+    /// The descriptors that ``visitMessages(_:)`` visits, in order.
+    ///
+    /// - Complexity: O(*k*) for *k* messages; Fanout reads it once per schema.
+    public static var messages: [any MessageProtocol<Self>] {
+        var collector = MessageCollector<Self>()
+        visitMessages(&collector)
+        return collector.messages
+    }
+
     /// Every target responds to every message unless the schema says otherwise.
     @inlinable
     public static func responds(_ target: Target, to key: Key) -> Bool { true }

@@ -1,7 +1,6 @@
-import Synchronization
-
 /// What forwarding a message named at run time needs of a schema, built once
-/// per schema and shared by every ``SelectorDictionaryStorage`` of it: the
+/// per schema (by ``SchemaInfo``) and shared by every
+/// ``SelectorDictionaryStorage`` of it: the
 /// selectors' ordinals (a ``SelectorTable``) and each message's forwarder,
 /// asked of its descriptor once.
 ///
@@ -20,52 +19,17 @@ internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendabl
     /// never freed, owns them.
     let forwarders: ContiguousArray<Unmanaged<Forwarder>>
 
-    private init() {
-        let names = Schema.Key.allCases.map(\.rawValue)
-        ordinals = SelectorTable(names)
-        var forwarders = [MessageForwarder?](repeating: nil, count: names.count)
-        for message in Schema.messages { forwarders[message.key.ordinal] = message.forwarder }
-        self.forwarders = ContiguousArray(forwarders.enumerated().map { ordinal, forwarder in
-            guard let forwarder else { preconditionFailure("\(Schema.self).messages has no descriptor for '\(names[ordinal])'") }
-            return .passRetained(Forwarder(forwarder))
-        })
+    /// The table of a schema whose messages, by ordinal, are `messages`.
+    init(messages: [any MessageProtocol<Schema>]) {
+        ordinals = SelectorTable(Schema.Key.allCases.map(\.rawValue))
+        forwarders = ContiguousArray(messages.map { .passRetained(Forwarder($0.forwarder)) })
     }
 
-    /// The table of `Schema`, built on first use.
+    /// The table of `Schema`, built when the schema was first checked.
     ///
-    /// - Complexity: O(1) after the first use: one lock and one dictionary
-    ///   lookup by the schema's type.
-    static var shared: ForwardingTable {
-        let key = ObjectIdentifier(Schema.self)
-        if let table = ForwardingTables.locked({ $0[key] }) { return unsafeDowncast(table, to: ForwardingTable.self) }
-        // Built outside the lock, as the schema's descriptors are user code;
-        // when two threads race, the first table stored is the one kept.
-        let built = ForwardingTable()
-        return unsafeDowncast(ForwardingTables.locked { tables in
-            if let table = tables[key] { return table }
-            tables[key] = built
-            return built
-        }, to: ForwardingTable.self)
-    }
-}
-
-/// The forwarding tables built so far, by schema.
-private enum ForwardingTables {
-    typealias Tables = [ObjectIdentifier: any AnyObject & Sendable]
-
-    static let all = Mutex<Tables>([:])
-
-    /// An object whose address stands for the lock in ThreadSanitizer's
-    /// annotations.
-    private final class Token: Sendable {}
-    private static let token = Token()
-
-    /// Runs `body` under the lock, annotated for ThreadSanitizer: without the
-    /// annotations, two threads building the first table of a schema at once
-    /// were reported as a race on `all`.
-    static func locked<Value>(_ body: (inout sending Tables) -> sending Value) -> sending Value {
-        all.withAnnotatedLock(at: UnsafeRawPointer(Unmanaged.passUnretained(token).toOpaque()), body)
-    }
+    /// - Complexity: O(1): one lock and one dictionary lookup by the schema's
+    ///   type.
+    static var shared: ForwardingTable { SchemaInfo<Schema>.shared.forwarding }
 }
 
 /// A message's forwarder, in an object so that `forward` can borrow it

@@ -1,24 +1,57 @@
 /// The name of one message of a delegate protocol: an enumeration whose raw
 /// value is the Objective-C selector of the message.
 ///
+/// ```swift
+/// enum LifecycleMessage: String, MessageKey {
+///     case viewDidAppear = "viewDidAppear:", viewDidDisappear = "viewDidDisappear:"
+/// }
+/// ```
+///
 /// Multiplexers index their tables by ``ordinal``, the position of the key in
-/// `allCases`, so a conforming enumeration with many messages should implement
-/// it with a `switch` rather than rely on the linear default.
+/// `allCases`. An enumeration without associated values gets it in O(1)
+/// from its case's position in the declaration, so it needs nothing more.
 public protocol MessageKey: RawRepresentable, CaseIterable, Hashable, Sendable
 where RawValue == String {
     /// The position of this key in `allCases`, in `0 ..< 64`.
     ///
-    /// - Complexity: O(1) when implemented by the conforming type; the default
-    ///   is O(*k*) where *k* is the number of cases.
+    /// Fanout checks, once per schema and in every build, that each key's
+    /// ordinal is its position, and refuses the schema otherwise.
+    ///
+    /// - Complexity: O(1) for an enumeration without associated values;
+    ///   O(*k*) for *k* cases otherwise, unless the conforming type
+    ///   implements it.
     var ordinal: Int { get }
 }
 
 extension MessageKey {
-    /// The position of this key in `allCases`, found by a linear search.
+    /// The position of this key in `allCases`.
     ///
-    /// - Complexity: O(*k*), where *k* is the number of cases.
+    /// An enumeration without associated values is stored as the position of
+    /// its case in the declaration (one byte for 2 to 256 cases, none for
+    /// one), which is also the order of a synthesized `allCases`: that byte is
+    /// the ordinal. Any other type is searched for in `allCases`. Either way
+    /// the answer is checked against `allCases` once per schema, before a
+    /// multiplexer uses it. `FANOUT_PORTABLE` builds always search.
+    ///
+    /// - Complexity: O(1) for an enumeration without associated values,
+    ///   O(*k*) for *k* cases otherwise.
     @inlinable
     public var ordinal: Int {
+        @inline(__always) get {
+            #if !FANOUT_PORTABLE
+            if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 {
+                return Int(unsafeBitCast(self, to: UInt8.self))
+            }
+            if _isPOD(Self.self) && MemoryLayout<Self>.size == 0 { return 0 }
+            #endif
+            return searchedOrdinal
+        }
+    }
+
+    /// The position of this key in `allCases`, found by a linear search; out
+    /// of line, so that the constant-time path inlines as one load.
+    @usableFromInline @inline(never)
+    internal var searchedOrdinal: Int {
         var position = 0
         for key in Self.allCases {
             if key == self { return position }

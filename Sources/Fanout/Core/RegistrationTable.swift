@@ -35,14 +35,12 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     private var responderCounts = [Int](repeating: 0, count: Schema.Key.allCases.count)
 
-    /// - Precondition: Every key's `ordinal` is its position in `allCases`,
-    ///   as the strategies' tables assume (checked in debug builds).
+    /// An empty table. Every storage makes one first, so the schema's glue is
+    /// checked here, once per schema, whether the storage is used by a
+    /// ``Multiplexer`` or on its own (see ``SchemaInfo``).
     @usableFromInline
     internal init() {
-        assert(
-            Schema.Key.allCases.enumerated().allSatisfy { position, key in key.ordinal == position },
-            "\(Schema.Key.self).ordinal must be each key's position in allCases"
-        )
+        SchemaInfo<Schema>.check()
     }
 
     /// Whether a target with identity `id` is registered.

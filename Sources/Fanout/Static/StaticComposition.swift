@@ -74,12 +74,11 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// A group of `elements`.
     @inlinable
     public init(_ elements: Elements) {
-        let keys = Schema.Key.allCases
         // The words are indexed by ordinal: a wrong ordinal would read or write
-        // outside them, so it is checked in every build, once.
-        precondition(
-            keys.enumerated().allSatisfy { position, key in key.ordinal == position },
-            "\(Schema.Key.self).ordinal must be each key's position in allCases")
+        // outside them, so the schema's glue is checked, in every build, once
+        // per schema (`SchemaInfo`).
+        SchemaInfo<Schema>.check()
+        let keys = Schema.Key.allCases
         storedElements = elements
         words = .allocate(capacity: keys.count)
         var builder = StaticDeliveryTable<Elements>()

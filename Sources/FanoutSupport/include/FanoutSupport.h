@@ -25,6 +25,19 @@ void fanout_sanitizer_acquire(const void *address);
 /// Marks the end of a critical section guarded by the lock at `address`.
 void fanout_sanitizer_release(const void *address);
 
+// MARK: - The schema registry's lock
+//
+// What Fanout builds once per schema (its checked message list, its
+// forwarding table) is kept in one process-wide registry. Its lock is a plain
+// pthread mutex: it needs no availability check on any platform, and
+// ThreadSanitizer sees it without annotations.
+
+/// Takes the registry's lock.
+void fanout_registry_lock(void);
+
+/// Releases the registry's lock.
+void fanout_registry_unlock(void);
+
 // MARK: - Targets being added
 //
 // `add` reads a target's `responds(to:)` before it changes anything, so that

@@ -21,7 +21,7 @@ import MicrobenchCounters
 /// code executes cannot go unnoticed. (Without the dump before each run, the
 /// window after a long run also held the `for` loop's step to the next
 /// labels, about 160 instructions, and every estimate read about 4
-/// instructions per operation low: Documentation/Findings.md, 28.)
+/// instructions per operation low.)
 public struct InstructionPass: Equatable, Sendable {
     public var shortIterations = 10
     public var longIterations = 50

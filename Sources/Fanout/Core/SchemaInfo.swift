@@ -1,0 +1,109 @@
+import FanoutSupport
+
+/// What Fanout knows of a schema once it has checked its glue: every
+/// message's descriptor by ordinal and the tables that forwarding by name
+/// needs. Built the first time a multiplexer, a storage or a static
+/// composition of the schema is made, shared by all of them, never freed.
+///
+/// The check runs in every build, once per schema, and refuses glue that
+/// would make the strategies disagree — one would drop a message another
+/// delivers, or call a target twice — with a message that names the schema
+/// and the message:
+/// - every key's `ordinal` is its position in `allCases`, and there are at
+///   most 64 keys (the strategies index tables and bit sets by ordinal);
+/// - `messages` lists one descriptor per key: none left out, none twice;
+/// - `visitMessages`, when it visits anything, visits each key once, with
+///   the descriptor type `messages` lists for it.
+@usableFromInline
+internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
+    /// Every message's descriptor, by ordinal.
+    let messages: [any MessageProtocol<Schema>]
+
+    /// The selectors' ordinals and the messages' forwarders.
+    let forwarding: ForwardingTable<Schema>
+
+    private init() {
+        let keys = Array(Schema.Key.allCases)
+        let schema = "\(Schema.self)"
+        precondition(!keys.isEmpty, "\(schema): \(Schema.Key.self) has no cases")
+        precondition(keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
+        for (position, key) in keys.enumerated() {
+            precondition(
+                key.ordinal == position,
+                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position)")
+        }
+        let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
+        var visitor = MessageCollector<Schema>()
+        Schema.visitMessages(&visitor)
+        if !visitor.messages.isEmpty {
+            let visited = Self.byOrdinal(visitor.messages, keys: keys, source: "\(schema).visitMessages")
+            for (ordinal, message) in visited.enumerated() {
+                precondition(
+                    type(of: message) == type(of: listed[ordinal]),
+                    "\(schema).visitMessages visits '\(keys[ordinal].rawValue)' as \(type(of: message)), but \(schema).messages lists it as \(type(of: listed[ordinal]))")
+            }
+        }
+        messages = listed
+        forwarding = ForwardingTable(messages: listed)
+    }
+
+    /// `messages` by ordinal, refusing a key left out or listed twice.
+    private static func byOrdinal(
+        _ messages: [any MessageProtocol<Schema>], keys: [Schema.Key], source: String
+    ) -> [any MessageProtocol<Schema>] {
+        var slots = [(any MessageProtocol<Schema>)?](repeating: nil, count: keys.count)
+        for message in messages {
+            let ordinal = message.key.ordinal
+            precondition(slots[ordinal] == nil, "\(source) lists '\(message.key.rawValue)' twice")
+            slots[ordinal] = message
+        }
+        return slots.enumerated().map { ordinal, message in
+            guard let message else { preconditionFailure("\(source) has no descriptor for '\(keys[ordinal].rawValue)'") }
+            return message
+        }
+    }
+
+    /// The schema's information, checked and built on first use.
+    ///
+    /// - Complexity: O(1) after the first use: one lock and one dictionary
+    ///   lookup by the schema's type.
+    static var shared: SchemaInfo {
+        let key = ObjectIdentifier(Schema.self)
+        if let info = SchemaRegistry.locked({ $0[key] }) { return unsafeDowncast(info, to: SchemaInfo.self) }
+        // Built outside the lock, as the schema's glue is user code; when two
+        // threads race, the first one stored is the one kept.
+        let built = SchemaInfo()
+        return unsafeDowncast(SchemaRegistry.locked { registry in
+            if let info = registry[key] { return info }
+            registry[key] = built
+            return built
+        }, to: SchemaInfo.self)
+    }
+
+    /// Checks the schema's glue, once per schema; see ``SchemaInfo``.
+    @usableFromInline
+    static func check() {
+        _ = shared
+    }
+}
+
+/// The schemas checked so far, by type.
+private enum SchemaRegistry {
+    nonisolated(unsafe) static var all: [ObjectIdentifier: AnyObject] = [:]
+
+    /// Runs `body` with the registry's lock held.
+    static func locked<Value>(_ body: (inout [ObjectIdentifier: AnyObject]) -> Value) -> Value {
+        fanout_registry_lock()
+        defer { fanout_registry_unlock() }
+        return body(&all)
+    }
+}
+
+/// Collects the descriptors a schema visits.
+internal struct MessageCollector<Schema: DelegateSchema>: MessageVisitor {
+    var messages: [any MessageProtocol<Schema>] = []
+
+    mutating func visit<Arguments, Result>(_ message: Message<Schema, Arguments, Result>) {
+        messages.append(message)
+    }
+}

@@ -1,0 +1,135 @@
+import Fanout
+import ScrollViewKit
+import Testing
+
+// Glue mistakes a schema can make, each refused the same way, in every build, by every way of making a
+// multiplexer: a precondition naming the schema and the message, when the first one is made.
+
+protocol PairTarget: AnyObject {
+    func first(_ value: Int)
+    func second(_ value: Int)
+}
+
+enum PairMessage: String, MessageKey {
+    case first = "first:"
+    case second = "second:"
+}
+
+final class PairRecorder: PairTarget {
+    var calls: [String] = []
+    func first(_ value: Int) { calls.append("first \(value)") }
+    func second(_ value: Int) { calls.append("second \(value)") }
+}
+
+/// The descriptors every faulty schema below shares.
+protocol PairDescriptors: DelegateSchema where Target == any PairTarget, Key == PairMessage {}
+
+extension PairDescriptors {
+    static var first: Message<Self, Int, Void> { .init(.first) { $0.first($1) } }
+    static var second: Message<Self, Int, Void> { .init(.second) { $0.second($1) } }
+}
+
+/// Leaves `second` out of its list.
+enum OmittingSchema: PairDescriptors {
+    static var messages: [any MessageProtocol<Self>] { [first] }
+}
+
+/// Lists `first` twice.
+enum DoublingSchema: PairDescriptors {
+    static var messages: [any MessageProtocol<Self>] { [first, second, first] }
+}
+
+/// Lists both, but visits only `first`: a static composition would deliver `second` through slow code.
+enum PartlyVisitedSchema: PairDescriptors {
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(first)
+    }
+}
+
+/// Lists nothing and visits nothing.
+enum EmptySchema: PairDescriptors {}
+
+/// A key whose hand-written `ordinal` is not its position.
+enum MisnumberedMessage: String, MessageKey {
+    case first = "first:"
+    case second = "second:"
+
+    var ordinal: Int { self == .first ? 1 : 0 }
+}
+
+enum MisnumberedSchema: DelegateSchema {
+    typealias Target = any PairTarget
+    typealias Key = MisnumberedMessage
+    static var first: Message<Self, Int, Void> { .init(.first) { $0.first($1) } }
+    static var second: Message<Self, Int, Void> { .init(.second) { $0.second($1) } }
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+}
+
+/// Every way to make something that delivers a schema's messages.
+enum Maker: String, CaseIterable, Sendable {
+    case existentialArray, closureTable, selectorDictionary, weakArray, lifetimeBound, concurrent
+    /// A storage made on its own, without a `Multiplexer`.
+    case storage
+    case staticComposition
+
+    func make<Schema: DelegateSchema>(_ schema: Schema.Type) where Schema.Target == any PairTarget {
+        switch self {
+        case .storage: _ = ClosureTableStorage<Schema>()
+        case .staticComposition: _ = Schema.compose { PairRecorder() }
+        default: _ = DispatchStrategy(rawValue: rawValue)!.makeMultiplexer(for: schema)
+        }
+    }
+}
+
+enum FaultySchema: String, CaseIterable, Sendable {
+    case omitting, doubling, partlyVisited, empty, misnumbered
+
+    /// What the refusal says.
+    var expected: String {
+        switch self {
+        case .omitting: "OmittingSchema.messages has no descriptor for 'second:'"
+        case .doubling: "DoublingSchema.messages lists 'first:' twice"
+        case .partlyVisited: "PartlyVisitedSchema.visitMessages has no descriptor for 'second:'"
+        case .empty: "EmptySchema.messages has no descriptor for 'first:'"
+        case .misnumbered: "MisnumberedSchema: MisnumberedMessage.ordinal of 'first:' is 1, not its position in allCases, 0"
+        }
+    }
+
+    func make(with maker: Maker) {
+        switch self {
+        case .omitting: maker.make(OmittingSchema.self)
+        case .doubling: maker.make(DoublingSchema.self)
+        case .partlyVisited: maker.make(PartlyVisitedSchema.self)
+        case .empty: maker.make(EmptySchema.self)
+        case .misnumbered: maker.make(MisnumberedSchema.self)
+        }
+    }
+}
+
+@Suite("A schema's glue is checked once, the same way by every strategy")
+struct SchemaInfoTests {
+    @Test("faulty glue is refused when the first multiplexer, storage or composition is made, in every build",
+          arguments: FaultySchema.allCases, Maker.allCases)
+    func faultyGlueIsRefused(_ schema: FaultySchema, _ maker: Maker) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            [schema = schema.rawValue as String, maker = maker.rawValue as String] in
+            FaultySchema(rawValue: schema)!.make(with: Maker(rawValue: maker)!)
+        }
+        let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(output.contains(schema.expected), "\(output)")
+    }
+
+    @Test("an enumeration's ordinal is its case's position, without a hand-written one")
+    func derivedOrdinal() {
+        #expect(PairMessage.allCases.map(\.ordinal) == [0, 1])
+        #expect(ScrollViewMessage.allCases.map(\.ordinal) == [0, 1, 2, 3])
+        enum Single: String, MessageKey { case only = "only" }
+        #expect(Single.only.ordinal == 0)
+    }
+
+    @Test("messages is derived from visitMessages")
+    func messagesDerived() {
+        #expect(ScrollViewSchema.messages.map { $0.key } == ScrollViewMessage.allCases)
+    }
+}
