@@ -160,9 +160,9 @@ grep -q "$work/bad-thresholds.csv:3: duplicates the rule on line 2" "$work/bad-t
 # The injected state is a global, not a stored property: a new field would change every multiplexer's layout and
 # deinit, and so the registration cases' counts.
 inject \
-    '            typealias Known = ExistentialArrayStorage<Schema>
+    '        case .existentialArray:
 ' \
-    '            typealias Known = ExistentialArrayStorage<Schema>
+    '        case .existentialArray:
             injected = Injected()
 ' \
     'extension Multiplexer: Sendable' \
@@ -176,9 +176,9 @@ compare unchanged allocation allocation
 
 # A few more instructions per dispatch: two more updates of global variables.
 inject \
-    '            typealias Known = ExistentialArrayStorage<Schema>
+    '        case .existentialArray:
 ' \
-    '            typealias Known = ExistentialArrayStorage<Schema>
+    '        case .existentialArray:
             injectedWork &+= 1
             injectedMore = injectedWork &* 3
 ' \

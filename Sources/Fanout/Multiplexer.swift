@@ -85,54 +85,22 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        // `storage` is of the kind recorded at `init`, so each branch reinterprets
-        // it and runs code specialized for that storage and message. Each
-        // branch reads its snapshot with the storage borrowed for that read
-        // only and iterates the snapshot with the storage out of the way:
-        // holding the storage across the loop, or across a lock, made the
-        // optimizer retain it, a pair per message (Documentation/Findings.md).
+        // `storage` is of the kind recorded at `init`: each branch reinterprets
+        // it and runs that storage's one delivery, specialized for the storage
+        // and the message. `self` holds the storage for the whole call.
         switch kind {
         case .existentialArray:
-            typealias Known = ExistentialArrayStorage<Schema>
-            let confinement = Self.known(storage, as: Known.self).confinement
-            confinement.begin(storage)
-            defer { confinement.end() }
-            Known.Table.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+            ExistentialArrayStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         case .closureTable:
-            typealias Known = ClosureTableStorage<Schema>
-            let confinement = Self.known(storage, as: Known.self).confinement
-            confinement.begin(storage)
-            defer { confinement.end() }
-            guard let snapshot = ClosureList<Arguments, Result>.snapshot(
-                of: Self.known(storage, as: Known.self).slots[message.key.ordinal]) else { return }
-            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+            ClosureTableStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         case .selectorDictionary:
-            typealias Known = SelectorDictionaryStorage<Schema>
-            let confinement = Self.known(storage, as: Known.self).confinement
-            confinement.begin(storage)
-            defer { confinement.end() }
-            guard let snapshot = ClosureList<Arguments, Result>.snapshot(
-                of: Self.known(storage, as: Known.self).handlers(for: message.key)) else { return }
-            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+            SelectorDictionaryStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         case .weakArray:
-            typealias Known = WeakArrayStorage<Schema>
-            let confinement = Self.known(storage, as: Known.self).confinement
-            confinement.begin(storage)
-            defer { confinement.end() }
-            Known.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+            WeakArrayStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         case .lifetimeBound:
-            typealias Known = LifetimeBoundStorage<Schema>
-            let confinement = Self.known(storage, as: Known.self).confinement
-            confinement.begin(storage)
-            defer { confinement.end() }
-            Known.deliver(message, arguments, to: Self.known(storage, as: Known.self).table.entries, while: shouldContinue)
+            LifetimeBoundStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         case .concurrent:
-            typealias Known = ConcurrentStorage<Schema>
-            // The lock calls out of line: the storage is borrowed explicitly.
-            let snapshot = Unmanaged.passUnretained(Self.known(storage, as: Known.self))._withUnsafeGuaranteedRef {
-                $0.snapshot()
-            }
-            Known.Table.deliver(message, arguments, to: snapshot, while: shouldContinue)
+            ConcurrentStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
         }
     }
 
@@ -144,7 +112,7 @@ extension Multiplexer {
     /// - Precondition: `storage` is a `Known` (checked in debug builds).
     @inlinable
     @inline(__always)
-    internal static func known<Known: AnyObject>(_ storage: Storage, as known: Known.Type) -> Known {
+    internal static func known<Known: AnyObject>(_ storage: Storage, as known: Known.Type = Known.self) -> Known {
         assert(storage is Known)
         return unsafeDowncast(storage, to: Known.self)
     }

@@ -87,7 +87,24 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Send
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        Table.deliver(message, arguments, to: snapshot(), while: shouldContinue)
+        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
+    }
+
+    /// This strategy's delivery, the one that both this storage's
+    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
+    ///
+    /// `storage` is unretained: the caller holds it for the whole call (the
+    /// storage itself, or the multiplexer whose `let` it is). Each read
+    /// borrows it for that read only, so that nothing retains it while the
+    /// targets run; the snapshot read keeps the targets alive.
+    @inlinable
+    @inline(__always)
+    internal static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        let snapshot = storage._withUnsafeGuaranteedRef { $0.snapshot() }
+        Table.deliver(message, arguments, to: snapshot, while: shouldContinue)
     }
 
     /// The registrations a dispatch beginning now reaches, copied under the lock.

@@ -123,9 +123,26 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        confinement.begin(self)
+        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
+    }
+
+    /// This strategy's delivery, the one that both this storage's
+    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
+    ///
+    /// `storage` is unretained: the caller holds it for the whole call (the
+    /// storage itself, or the multiplexer whose `let` it is). Each read
+    /// borrows it for that read only, so that nothing retains it while the
+    /// targets run; the snapshot read keeps the targets alive.
+    @inlinable
+    @inline(__always)
+    internal static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
+        confinement.begin(storage.takeUnretainedValue())
         defer { confinement.end() }
-        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: handlers(for: message.key)) else { return }
+        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.handlers(for: message.key) }) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }
 

@@ -88,9 +88,26 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: Multiplexing {
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        confinement.begin(self)
+        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
+    }
+
+    /// This strategy's delivery, the one that both this storage's
+    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
+    ///
+    /// `storage` is unretained: the caller holds it for the whole call (the
+    /// storage itself, or the multiplexer whose `let` it is). Each read
+    /// borrows it for that read only, so that nothing retains it while the
+    /// targets run; the snapshot read keeps the targets alive.
+    @inlinable
+    @inline(__always)
+    internal static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<WeakArrayStorage>,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
+        confinement.begin(storage.takeUnretainedValue())
         defer { confinement.end() }
-        Self.deliver(message, arguments, to: table.entries, while: shouldContinue)
+        deliver(message, arguments, to: storage._withUnsafeGuaranteedRef { $0.table.entries }, while: shouldContinue)
     }
 
     /// Calls every live target of `snapshot` that responds to `message`, in
