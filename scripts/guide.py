@@ -11,6 +11,7 @@ caches, real work and threads, each with its number.
 Exits 2 on bad arguments, 1 when the CSV lacks a row the table needs.
 """
 import csv
+import re
 import sys
 
 USAGE = "usage: scripts/guide.py [Results/results.csv] [--width N]"
@@ -128,8 +129,9 @@ def main(argv):
                       + " of each delivery: below a few hundred targets the choice matters only for weak references.")
     contention = [r for r in rows if r["benchmark"] == "contention"]
     if contention:
-        claims.append("- **Threads**: `concurrent` " + ", ".join(
-            f"{r['message']} {ns(r):.1f} ns" for r in contention) + f" per delivery (width {contention[0]['width']}).")
+        claims.append("- **Threads**: `concurrent` with " + ", ".join(
+            f"{contention_label(r['message'])} {ns(r):.1f} ns" for r in contention)
+            + f" per delivery (width {contention[0]['width']}).")
     if claims:
         print()
         print("\n".join(claims))
@@ -137,6 +139,14 @@ def main(argv):
     print(f"\n(didScroll, medians; the C floor is `cFunctionPointer`, {ns(c_floor):.1f} ns per delivery at width {width}:"
           f" a C loop over (context, function pointer) pairs; printed by `scripts/guide.py {path}` from the run at"
           f" {', '.join(commits)})")
+
+
+def contention_label(message):
+    """A contention case's message column in words: `2dispatchers+mutator` reads "2 dispatchers and a mutator"."""
+    match = re.fullmatch(r"(\d+)(dispatchers?)(\+mutator)?", message)
+    if not match:
+        return message
+    return f"{match[1]} {match[2]}" + (" and a mutator" if match[3] else "")
 
 
 if __name__ == "__main__":

@@ -39,14 +39,21 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
 
     /// Which of Fanout's storages `storage` is.
     @usableFromInline
-    internal let kind: StorageKind
+    internal let kind: DispatchStrategy
 
     /// Creates a multiplexer with no targets.
     ///
     /// - Precondition: `Storage` is one of Fanout's storages.
     public init() {
         storage = Storage()
-        kind = StorageKind(of: Storage.self)
+        // The strategy whose multiplexer type this is: `DispatchStrategy` is
+        // the one list of strategies.
+        guard let strategy = DispatchStrategy.allCases.first(where: {
+            ObjectIdentifier($0.multiplexerType(for: Schema.self)) == ObjectIdentifier(Self.self)
+        }) else {
+            preconditionFailure("\(Storage.self) is not one of Fanout's storages (Documentation/WritingAStrategy.md)")
+        }
+        kind = strategy
     }
 
     /// Registers `target`; registering a registered target does nothing. The
@@ -119,23 +126,3 @@ extension Multiplexer {
 }
 
 extension Multiplexer: Sendable where Storage: Sendable {}
-
-/// Which of Fanout's storages a multiplexer holds.
-@usableFromInline
-internal enum StorageKind: Sendable {
-    case existentialArray, closureTable, selectorDictionary, weakArray, lifetimeBound, concurrent
-
-    /// The kind of `storage`.
-    init<Storage: Multiplexing>(of storage: Storage.Type) {
-        typealias Schema = Storage.Schema
-        let known: [(AnyObject.Type, StorageKind)] = [
-            (ExistentialArrayStorage<Schema>.self, .existentialArray), (ClosureTableStorage<Schema>.self, .closureTable),
-            (SelectorDictionaryStorage<Schema>.self, .selectorDictionary), (WeakArrayStorage<Schema>.self, .weakArray),
-            (LifetimeBoundStorage<Schema>.self, .lifetimeBound), (ConcurrentStorage<Schema>.self, .concurrent),
-        ]
-        guard let kind = known.first(where: { ObjectIdentifier($0.0) == ObjectIdentifier(storage) })?.1 else {
-            preconditionFailure("\(Storage.self) is not one of Fanout's storages (Documentation/WritingAStrategy.md)")
-        }
-        self = kind
-    }
-}

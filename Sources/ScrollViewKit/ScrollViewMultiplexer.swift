@@ -53,14 +53,11 @@ extension Multiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Storage.S
 extension DispatchStrategy {
     /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
     public func makeMultiplexer() -> any ScrollViewMultiplexer {
-        switch self {
-        case .existentialArray: ExistentialArrayMultiplexer<ScrollViewSchema>()
-        case .closureTable: ClosureTableMultiplexer<ScrollViewSchema>()
-        case .selectorDictionary: SelectorDictionaryMultiplexer<ScrollViewSchema>()
-        case .weakArray: WeakArrayMultiplexer<ScrollViewSchema>()
-        case .lifetimeBound: LifetimeBoundMultiplexer<ScrollViewSchema>()
-        case .concurrent: ConcurrentMultiplexer<ScrollViewSchema>()
+        // Every strategy's multiplexer is a `Multiplexer`, which the glue above makes a scroll-view multiplexer.
+        guard let multiplexer = makeMultiplexer(for: ScrollViewSchema.self) as? any ScrollViewMultiplexer else {
+            preconditionFailure("\(self)'s multiplexer is not a ScrollViewMultiplexer")
         }
+        return multiplexer
     }
 }
 

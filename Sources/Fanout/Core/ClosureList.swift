@@ -95,7 +95,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     /// `answers` may hold the answers of an earlier call. When nothing else
     /// holds that array, its storage is reused: each old answer is destroyed
     /// through ``ReusedAnswers`` and the new one written in its place, with no
-    /// allocation (Documentation/Findings.md, 18).
+    /// allocation and none of the runtime's generic value witnesses per answer.
     ///
     /// - Complexity: O(*r* + *o*) for *r* closures and *o* old answers.
     @inlinable
@@ -142,7 +142,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
 /// runtime's generic value witnesses (what `removeAll`, assignment and the
 /// array's own deinitializer do) costs about 60 instructions per answer; an
 /// `Any?` whose `Any` is destroyed directly costs about 15 (measured with
-/// callgrind, Documentation/Findings.md, 18), and one that holds a value of
+/// callgrind), and one that holds a value of
 /// the trivial type the new answers have, none.
 @usableFromInline
 internal enum ReusedAnswers {
@@ -182,7 +182,7 @@ internal enum ReusedAnswers {
     /// `Any?` in a stack temporary (the callee's answer, then the metadata
     /// word) and copies it with 16-byte loads that span those narrower stores
     /// just made: loads the processor cannot serve by store forwarding, about
-    /// 3 ns per answer here (Documentation/Findings.md, 25).
+    /// 3 ns per answer here.
     @inlinable
     @inline(__always)
     internal static func initialize<Answer, Boxed>(

@@ -59,8 +59,8 @@ internal enum ExistentialLayout {
 /// A `T` that an `Any` stores inline is copied straight out of the array's
 /// storage when the metadata word is `T`'s: a compare and a load (a retain
 /// for a reference), where opening the existential cost about 260
-/// instructions and `as?` about 160 more (Documentation/Findings.md, 18 and
-/// 25). Other types are taken out through `_openExistential`.
+/// instructions and `as?` about 160 more. Other types are taken out through
+/// `_openExistential`.
 @inlinable
 @inline(__always)
 internal func exactly<T>(_ values: [Any], at position: Int, as type: T.Type) -> T? {

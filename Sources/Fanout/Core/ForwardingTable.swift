@@ -25,6 +25,12 @@ internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendabl
         forwarders = ContiguousArray(messages.map { .passRetained(Forwarder($0.forwarder)) })
     }
 
+    /// Only a table built by a thread that lost the race to register its
+    /// schema's is ever freed; it releases the forwarders it owns.
+    deinit {
+        for forwarder in forwarders { forwarder.release() }
+    }
+
     /// The table of `Schema`, built when the schema was first checked.
     ///
     /// - Complexity: O(1): one lock and one dictionary lookup by the schema's

@@ -22,7 +22,7 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     public init(where isMember: (Key) throws -> Bool) rethrows {
         // The bits gathered in a local: in unspecialized code (a registration
         // reached through a protocol), each call of a mutating method on the
-        // generic struct asked the runtime for its metadata (Findings 24).
+        // generic struct asked the runtime for its metadata.
         var bits: UInt64 = 0
         for key in Key.allCases where try isMember(key) { bits |= Self.bit(key) }
         self.bits = bits

@@ -13,7 +13,8 @@ extension DelegateSchema {
     /// message, as `messages` lists them. The default visits none; a schema
     /// that lists its messages here lets a ``StaticComposition`` called through
     /// the protocol (as a delegate property holds it) run code specialized for
-    /// its elements (Documentation/Findings.md, 22).
+    /// its elements, where the conformance's own witnesses, generic over the
+    /// elements, run unspecialized.
     ///
     /// ```swift
     /// @inlinable static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {

@@ -14,7 +14,7 @@ extension RegistrationTable where Value == Schema.Target {
     ) {
         // Through the buffer, not `for entry in snapshot`: with the plain loop
         // the optimizer retained and released every target around a call that
-        // returns a reference (`viewForZooming`, Documentation/Findings.md).
+        // returns a reference (`viewForZooming`).
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices where entries[index].messages.contains(message.key) {
                 guard shouldContinue(message.invoke(entries[index].value, arguments)) else { return }

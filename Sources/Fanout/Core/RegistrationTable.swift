@@ -103,7 +103,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
         // Over the set bits, whose positions are the ordinals: iterating
         // `allCases` in unspecialized code cost a protocol call per key and
-        // the set's metadata per test (Findings 24).
+        // the set's metadata per test.
         var bits = messages.bits
         while bits != 0 {
             responderCounts[bits.trailingZeroBitCount] += delta
@@ -147,7 +147,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         var frame = fanout_add_frame()
         // The closure returns the bits, a concrete type: a generic result
         // would make `withUnsafeMutablePointer` ask the runtime for the
-        // metadata of `MessageSet<Schema.Key>?` at every add (Findings 24).
+        // metadata of `MessageSet<Schema.Key>?` at every add.
         let bits: UInt64? = withUnsafeMutablePointer(to: &frame) { frame in
             guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
             defer { fanout_add_end(frame) }

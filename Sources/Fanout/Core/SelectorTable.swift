@@ -5,8 +5,7 @@
 ///
 /// The hash reads the name eight bytes at a time: 85 instructions for a
 /// 28-byte selector, where FNV-1a byte by byte took 152 and `String`'s own
-/// `hashValue` (SipHash) about 300 for 20 (Documentation/Findings.md, 18 and
-/// 25). Each bucket keeps its name's full
+/// `hashValue` (SipHash) about 300 for 20. Each bucket keeps its name's full
 /// hash, so a probe compares names only when the hashes are equal; a hit is
 /// confirmed by comparing the names, so a collision costs a probe, never a
 /// wrong answer. The table is open-addressed, at most half full.

@@ -22,13 +22,14 @@
 /// generic over the elements, so the group delivers through a table of
 /// closures made when it was built, specialized for each message its schema
 /// visits (``DelegateSchema/visitMessages(_:)``), 10 to 175 times slower
-/// (Documentation/Findings.md, 22 and 33): to set a group as a delegate, hold
-/// it in a type of your own (``ComposedBehaviours``).
+/// than the same group held by a non-generic type, because Swift 6.3 runs a
+/// generic conformance's witnesses unspecialized: to set a group as a
+/// delegate, hold it in a type of your own (``ComposedBehaviours``).
 ///
 /// Keep a group to 47 elements and nest groups beyond: past that, Swift
 /// 6.3's generic specializer gives up on the element list's nested type and
-/// the delivery runs unspecialized, hundreds of times slower
-/// (Documentation/Findings.md, 32).
+/// the delivery runs unspecialized, hundreds of times slower (the
+/// specializer skips generic arguments nested deeper than a fixed threshold).
 public final class StaticComposition<Schema, Elements: StaticElements>: Delivering where Elements.Schema == Schema {
     /// The behaviours, in order: the group's first stored property, so that a
     /// delivery finds it at a fixed offset from the group, without a load.
@@ -39,7 +40,8 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// *i*-th element from the last is sent the message (for a group of at
     /// most 64). A delivery reads its message's word once and tests a bit per
     /// element in a register, instead of loading each element's messages
-    /// (Documentation/Findings.md, 31). Written in `init`, freed in `deinit`.
+    /// from memory (one load more per element). Written in `init`, freed in
+    /// `deinit`.
     @usableFromInline
     internal let words: UnsafeMutablePointer<UInt64>
 
@@ -55,7 +57,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// Where the group stores its elements, for a delivery to read each
     /// element and its messages in place, just before using them: reading
     /// `storedElements` as a value would load the whole list first, more
-    /// values than registers (Documentation/Findings.md, 27). The first stored
+    /// values than registers, spilled to the stack. The first stored
     /// property of a class sits right after the object's header, at the
     /// offset `ManagedBuffer` also relies on (`_getUnsafePointerToStoredProperties`),
     /// rounded up to the property's alignment; valid while the group lives,
@@ -164,8 +166,8 @@ extension StaticComposition {
         let responders = responders(to: message.key)
         // When every element is sent the message (each behaviour implements
         // it), the delivery is given the word as a constant, so that no
-        // element is tested: a second copy of the delivery, with the element
-        // calls alone (Documentation/Findings.md, 31).
+        // element is tested: a second copy of the delivery, in which every
+        // test folds away and only the element calls remain.
         if responders == every {
             deliverInPlace(message, arguments, responders: every, while: shouldContinue)
         } else {

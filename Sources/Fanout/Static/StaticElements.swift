@@ -41,8 +41,9 @@ public protocol StaticElements<Schema> {
     /// Sends `message`, with the arguments stored at `arguments`, to the
     /// elements stored at `elements`, as ``deliver(_:_:while:)`` does. The
     /// arguments are passed by address, so that a list's delivery can be
-    /// inlined whole, level by level, with nothing to borrow at each level
-    /// (Documentation/Findings.md, 30). When `responders` is given, bit *i*
+    /// inlined whole, level by level, with nothing to borrow at each level:
+    /// passed by value, the nested borrows made Swift 6.3.1 crash when the
+    /// chain was forced inline. When `responders` is given, bit *i*
     /// says whether the *i*-th element from the last is sent the message, as
     /// ``_responders(to:at:)`` computed it; otherwise each element's stored
     /// messages say. An implementation detail of ``StaticComposition``.
@@ -221,14 +222,14 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
 
     /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
     /// prefix's elements first, then this pair's messages and element, each
-    /// loaded just before it is used (Documentation/Findings.md, 27).
+    /// loaded just before it is used: read as a value, the whole list would
+    /// be loaded before the first call, more values than registers.
     ///
     /// Always inlined, so that a list's delivery is one straight line of
     /// direct calls wherever it is sent from, whatever the inliner's budget
     /// there: through a delegate's witness, which is not in a loop, a
     /// per-element parameter more was enough for the inliner to leave the
-    /// chain out of line, with the descriptor's closures called indirectly
-    /// (Documentation/Findings.md, 27 and 30).
+    /// chain out of line, with the descriptor's closures called indirectly.
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,

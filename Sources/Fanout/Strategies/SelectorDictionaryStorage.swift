@@ -180,7 +180,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
         }
         // The last answers array, reused: once its caller has let go of it,
         // the new answers are written over the old ones in place, with no
-        // allocation (Documentation/Findings.md, 18). Taken out for the call,
+        // allocation. Taken out for the call,
         // so that a nested `forward` makes its own.
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
