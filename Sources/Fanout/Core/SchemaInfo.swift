@@ -25,11 +25,11 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     private init() {
         let keys = Array(Schema.Key.allCases)
         let schema = "\(Schema.self)"
-        precondition(!keys.isEmpty, "\(schema): \(Schema.Key.self) has no cases")
-        precondition(keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
+        refuse(unless: !keys.isEmpty, "\(schema): \(Schema.Key.self) has no cases")
+        refuse(unless: keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
         for (position, key) in keys.enumerated() {
-            precondition(
-                key.ordinal == position,
+            refuse(
+                unless: key.ordinal == position,
                 "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position)")
         }
         let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
@@ -38,8 +38,8 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         if !visitor.messages.isEmpty {
             let visited = Self.byOrdinal(visitor.messages, keys: keys, source: "\(schema).visitMessages")
             for (ordinal, message) in visited.enumerated() {
-                precondition(
-                    type(of: message) == type(of: listed[ordinal]),
+                refuse(
+                    unless: type(of: message) == type(of: listed[ordinal]),
                     "\(schema).visitMessages visits '\(keys[ordinal].rawValue)' as \(type(of: message)), but \(schema).messages lists it as \(type(of: listed[ordinal]))")
             }
         }
@@ -54,11 +54,11 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         var slots = [(any MessageProtocol<Schema>)?](repeating: nil, count: keys.count)
         for message in messages {
             let ordinal = message.key.ordinal
-            precondition(slots[ordinal] == nil, "\(source) lists '\(message.key.rawValue)' twice")
+            refuse(unless: slots[ordinal] == nil, "\(source) lists '\(message.key.rawValue)' twice")
             slots[ordinal] = message
         }
         return slots.enumerated().map { ordinal, message in
-            guard let message else { preconditionFailure("\(source) has no descriptor for '\(keys[ordinal].rawValue)'") }
+            guard let message else { refuse("\(source) has no descriptor for '\(keys[ordinal].rawValue)'") }
             return message
         }
     }
@@ -85,6 +85,17 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     static func check() {
         _ = shared
     }
+}
+
+/// Stops the program with `message` unless `condition` holds: a schema's
+/// faulty glue, refused in every build. `fatalError` rather than
+/// `precondition`, whose message optimized builds do not print.
+private func refuse(unless condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { refuse(message()) }
+}
+
+private func refuse(_ message: String) -> Never {
+    fatalError(message)
 }
 
 /// The schemas checked so far, by type.
