@@ -19,9 +19,10 @@
 /// written once for all of them (`Documentation/ReusingForYourProtocol.md`):
 ///
 /// ```swift
-/// extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema {
-///     func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
+/// extension LifecycleObserver where Self: Delivering, Schema == LifecycleSchema {
+///     @inline(__always) func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
 /// }
+/// extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema {}
 /// ```
 ///
 /// Such a conformance is generic over the storage, so a call through the

@@ -11,7 +11,10 @@
 ///     typealias Key = LifecycleMessage
 ///     static var viewDidAppear: Message<Self, Bool, Void> { .init(.viewDidAppear) { $0.viewDidAppear($1) } }
 ///     static var viewDidDisappear: Message<Self, Bool, Void> { .init(.viewDidDisappear) { $0.viewDidDisappear($1) } }
-///     static var messages: [any MessageProtocol<Self>] { [viewDidAppear, viewDidDisappear] }
+///     static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+///         visitor.visit(viewDidAppear)
+///         visitor.visit(viewDidDisappear)
+///     }
 /// }
 /// ```
 ///

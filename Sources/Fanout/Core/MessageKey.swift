@@ -9,7 +9,9 @@
 ///
 /// Multiplexers index their tables by ``ordinal``, the position of the key in
 /// `allCases`. An enumeration without associated values gets it in O(1)
-/// from its case's position in the declaration, so it needs nothing more.
+/// from its case's position in the declaration; a `switch` is faster still
+/// in the closure strategies, where the optimizer folds it to a constant
+/// (`Documentation/ReusingForYourProtocol.md`).
 public protocol MessageKey: RawRepresentable, CaseIterable, Hashable, Sendable
 where RawValue == String {
     /// The position of this key in `allCases`, in `0 ..< 64`.
@@ -29,7 +31,9 @@ extension MessageKey {
     /// An enumeration without associated values is stored as the position of
     /// its case in the declaration (one byte for 2 to 256 cases, none for
     /// one), which is also the order of a synthesized `allCases`: that byte is
-    /// the ordinal. Any other type is searched for in `allCases`. Either way
+    /// taken as the ordinal for any trivial key of one byte or none. Any other
+    /// type is searched for in `allCases`. A key whose `allCases` is written
+    /// in another order must implement `ordinal`. Either way
     /// the answer is checked against `allCases` once per schema, before a
     /// multiplexer uses it. `FANOUT_PORTABLE` builds always search.
     ///

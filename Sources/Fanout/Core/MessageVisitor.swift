@@ -10,7 +10,7 @@ public protocol MessageVisitor<Schema> {
 
 extension DelegateSchema {
     /// Visits every message of the protocol, with its types: one line per
-    /// message, as `messages` lists them. The default visits none; a schema
+    /// message: the schema's one list of its messages (`messages` is derived from it). The default visits none; a schema
     /// that lists its messages here lets a ``StaticComposition`` called through
     /// the protocol (as a delegate property holds it) run code specialized for
     /// its elements, where the conformance's own witnesses, generic over the

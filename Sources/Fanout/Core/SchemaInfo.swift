@@ -30,7 +30,7 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         for (position, key) in keys.enumerated() {
             refuse(
                 unless: key.ordinal == position,
-                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position)")
+                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)")
         }
         let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
         var visitor = MessageCollector<Schema>()
