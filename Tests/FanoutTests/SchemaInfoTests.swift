@@ -3,7 +3,7 @@ import ScrollViewKit
 import Testing
 
 // Glue mistakes a schema can make, each refused the same way, in every build, by every way of making a
-// multiplexer: a precondition naming the schema and the message, when the first one is made.
+// multiplexer: the program stops with a message naming the schema and the message, when the first one is made.
 
 protocol PairTarget: AnyObject {
     func first(_ value: Int)
@@ -66,24 +66,59 @@ enum MisnumberedSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [first, second] }
 }
 
-/// Every way to make something that delivers a schema's messages.
-enum Maker: String, CaseIterable, Sendable {
-    case existentialArray, closureTable, selectorDictionary, weakArray, lifetimeBound, concurrent
-    /// A storage made on its own, without a `Multiplexer`.
+/// Lists both, and visits `first` twice.
+enum VisitingTwiceSchema: PairDescriptors {
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(first)
+        visitor.visit(second)
+        visitor.visit(first)
+    }
+}
+
+/// Visits `second` with a descriptor of another type than the one it lists.
+enum MistypedSchema: PairDescriptors {
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(first)
+        visitor.visit(Message<Self, String, Void>(.second) { target, _ in target.second(0) })
+    }
+}
+
+/// Every way to make something that delivers a schema's messages: each strategy, from the one list of them,
+/// a storage made on its own, and a static composition.
+enum Maker: CaseIterable, Sendable {
+    case strategy(DispatchStrategy)
     case storage
     case staticComposition
 
+    static var allCases: [Maker] { DispatchStrategy.allCases.map(Maker.strategy) + [.storage, .staticComposition] }
+
+    /// The name an exit test carries across the process boundary.
+    var name: String {
+        switch self {
+        case .strategy(let strategy): strategy.rawValue
+        case .storage: "storage"
+        case .staticComposition: "staticComposition"
+        }
+    }
+
+    init?(name: String) {
+        guard let maker = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = maker
+    }
+
     func make<Schema: DelegateSchema>(_ schema: Schema.Type) where Schema.Target == any PairTarget {
         switch self {
+        case .strategy(let strategy): _ = strategy.makeMultiplexer(for: schema)
         case .storage: _ = ClosureTableStorage<Schema>()
         case .staticComposition: _ = Schema.compose { PairRecorder() }
-        default: _ = DispatchStrategy(rawValue: rawValue)!.makeMultiplexer(for: schema)
         }
     }
 }
 
 enum FaultySchema: String, CaseIterable, Sendable {
-    case omitting, doubling, partlyVisited, empty, misnumbered
+    case omitting, doubling, partlyVisited, visitingTwice, mistyped, empty, misnumbered
 
     /// What the refusal says.
     var expected: String {
@@ -91,6 +126,8 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .omitting: "OmittingSchema.messages has no descriptor for 'second:'"
         case .doubling: "DoublingSchema.messages lists 'first:' twice"
         case .partlyVisited: "PartlyVisitedSchema.visitMessages has no descriptor for 'second:'"
+        case .visitingTwice: "VisitingTwiceSchema.visitMessages lists 'first:' twice"
+        case .mistyped: "MistypedSchema.visitMessages visits 'second:' as Message<MistypedSchema, String, ()>, but MistypedSchema.messages lists it as Message<MistypedSchema, Int, ()>"
         case .empty: "EmptySchema.messages has no descriptor for 'first:'"
         case .misnumbered: "MisnumberedSchema: MisnumberedMessage.ordinal of 'first:' is 1, not its position in allCases, 0"
         }
@@ -101,6 +138,8 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .omitting: maker.make(OmittingSchema.self)
         case .doubling: maker.make(DoublingSchema.self)
         case .partlyVisited: maker.make(PartlyVisitedSchema.self)
+        case .visitingTwice: maker.make(VisitingTwiceSchema.self)
+        case .mistyped: maker.make(MistypedSchema.self)
         case .empty: maker.make(EmptySchema.self)
         case .misnumbered: maker.make(MisnumberedSchema.self)
         }
@@ -113,8 +152,8 @@ struct SchemaInfoTests {
           arguments: FaultySchema.allCases, Maker.allCases)
     func faultyGlueIsRefused(_ schema: FaultySchema, _ maker: Maker) async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            [schema = schema.rawValue as String, maker = maker.rawValue as String] in
-            FaultySchema(rawValue: schema)!.make(with: Maker(rawValue: maker)!)
+            [schema = schema.rawValue as String, maker = maker.name as String] in
+            FaultySchema(rawValue: schema)!.make(with: Maker(name: maker)!)
         }
         let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(output.contains(schema.expected), "\(output)")

@@ -35,19 +35,17 @@ extension MessageKey {
     /// type is searched for in `allCases`. A key whose `allCases` is written
     /// in another order must implement `ordinal`. Either way
     /// the answer is checked against `allCases` once per schema, before a
-    /// multiplexer uses it. `FANOUT_PORTABLE` builds always search.
+    /// multiplexer uses it.
     ///
     /// - Complexity: O(1) for an enumeration without associated values,
     ///   O(*k*) for *k* cases otherwise.
     @inlinable
     public var ordinal: Int {
         @inline(__always) get {
-            #if !FANOUT_PORTABLE
             if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 {
                 return Int(unsafeBitCast(self, to: UInt8.self))
             }
             if _isPOD(Self.self) && MemoryLayout<Self>.size == 0 { return 0 }
-            #endif
             return searchedOrdinal
         }
     }

@@ -11,6 +11,8 @@ import FanoutSupport
 /// and the message:
 /// - every key's `ordinal` is its position in `allCases`, and there are at
 ///   most 64 keys (the strategies index tables and bit sets by ordinal);
+/// - no two keys have the same selector (forwarding by name finds a key by
+///   its selector);
 /// - `messages` lists one descriptor per key: none left out, none twice;
 /// - `visitMessages`, when it visits anything, visits each key once, with
 ///   the descriptor type `messages` lists for it.
@@ -31,6 +33,10 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
             refuse(
                 unless: key.ordinal == position,
                 "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)")
+        }
+        var selectors = Set<String>()
+        for key in keys {
+            refuse(unless: selectors.insert(key.rawValue).inserted, "\(schema): two of \(Schema.Key.self)'s cases have the selector '\(key.rawValue)'")
         }
         let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
         var visitor = MessageCollector<Schema>()
