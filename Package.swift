@@ -23,7 +23,10 @@ let package = Package(
         .target(name: "MicrobenchCounters"),
         .target(name: "Microbench", dependencies: ["MicrobenchCounters"]),
         .executableTarget(
-            name: "bench", dependencies: ["Fanout", "ScrollViewKit", "Microbench", "BenchFloor"], path: "Benchmarks/bench"),
+            name: "bench", dependencies: ["Fanout", "ScrollViewKit", "GuideGlue", "Microbench", "BenchFloor"],
+            path: "Benchmarks/bench"),
+        // A contender whose glue is written exactly as Documentation/ReusingForYourProtocol.md shows it.
+        .target(name: "GuideGlue", dependencies: ["Fanout", "ScrollViewKit"], path: "Benchmarks/GuideGlue"),
         // The floor of dynamic dispatch: a C loop over (context, function pointer) pairs.
         .target(name: "BenchFloor", path: "Benchmarks/BenchFloor"),
 

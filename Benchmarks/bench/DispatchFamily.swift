@@ -1,6 +1,7 @@
 import Fanout
 import Microbench
 import ScrollViewKit
+import GuideGlue
 
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.
@@ -46,6 +47,11 @@ enum DispatchFamily: BenchmarkFamily {
     /// it: through `any ScrollViewDelegate`. The gate measures these cases.
     static func dispatchCase(_ contender: Contender, _ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
         BenchmarkCase(id(contender.name, message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            if case .guideGlue(let strategy) = contender {
+                let (multiplexer, targets) = makeFilledGuideMultiplexer(strategy, width: width, responders: responders)
+                let send = MessageLoop.body(sending: message, to: GuideReceiver(delegate: multiplexer))
+                return { iterations in withExtendedLifetime(targets) { send(iterations) } }
+            }
             let (multiplexer, lifetime) = makeFilledMultiplexer(contender, width: width, responders: responders)
             let targets = lifetime.targets, owner = lifetime.owner
             let send = MessageLoop.body(sending: message, to: DelegateReceiver(delegate: multiplexer))
@@ -104,20 +110,34 @@ enum DispatchFamily: BenchmarkFamily {
         var counting = SummaryTable(
             title: "counted per message at width \(widths[widths.count / 2]): mallocs/retains/releases",
             header: ["strategy"] + selection.messages.map { "\($0)" })
+        let middle = widths[widths.count / 2]
+        func counts(_ name: String, _ message: ScrollViewMessage) -> [Double]? {
+            byID[id(name, message, width: middle, responders: middle)]?.counts.map { [$0.mallocs, $0.retains, $0.releases] }
+        }
         for name in names {
             timing.rows.append([name] + selection.messages.map { message in
                 widths.map { width in
                     SummaryTable.nanoseconds(byID[id(name, message, width: width, responders: width)]?.nanosecondsPerDelivery)
                 }.joined(separator: " ")
             })
+            // The guide's glue is summarized in one line below: its counts are its strategy's, or it says which differ.
+            guard !name.hasSuffix(Contender.guideGlueSuffix) else { continue }
             counting.rows.append([name] + selection.messages.map { message in
-                guard let counts = byID[id(name, message, width: widths[widths.count / 2], responders: widths[widths.count / 2])]?.counts else {
-                    return "–"
-                }
-                return [counts.mallocs, counts.retains, counts.releases].map { CSV.number($0) }.joined(separator: "/")
+                counts(name, message)?.map { CSV.number($0) }.joined(separator: "/") ?? "–"
             })
         }
-        return timing.lines + [""] + sparseCrossover(byID, selection) + [""] + counting.lines
+        let guides = names.filter { $0.hasSuffix(Contender.guideGlueSuffix) }
+        let differing = guides.filter { guide in
+            let strategy = String(guide.dropLast(Contender.guideGlueSuffix.count))
+            return selection.messages.contains { counts(guide, $0) != counts(strategy, $0) }
+        }
+        let guideLine = guides.isEmpty ? [] : [
+            differing.isEmpty
+                ? "…\(Contender.guideGlueSuffix) (the guide's glue): the same counts as each strategy's"
+                : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
+                    + differing.joined(separator: ", ")
+        ]
+        return timing.lines + [""] + sparseCrossover(byID, selection) + [""] + counting.lines + guideLine
     }
 
     /// From which width visiting responders only (`closureTable`) beats

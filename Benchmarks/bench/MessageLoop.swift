@@ -1,5 +1,6 @@
 import Microbench
 import ScrollViewKit
+import GuideGlue
 
 /// What a benchmark loop sends the four messages to: a multiplexer through
 /// its delegate protocol, a hand-written loop, a static fan-out.
@@ -46,6 +47,18 @@ enum MessageLoop {
 /// A delegate called through its protocol, as a `ScrollView` calls its delegate.
 struct DelegateReceiver: MessageReceiver {
     let delegate: any ScrollViewDelegate
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) { delegate.scrollViewDidScroll(scrollView) }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        delegate.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { delegate.scrollViewShouldScrollToTop(scrollView) }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { delegate.viewForZooming(in: scrollView) }
+}
+
+/// A multiplexer with the guide's glue, called through its protocol.
+struct GuideReceiver: MessageReceiver {
+    let delegate: any GuideScrollViewDelegate
 
     func scrollViewDidScroll(_ scrollView: ScrollView) { delegate.scrollViewDidScroll(scrollView) }
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {

@@ -1,6 +1,7 @@
 import Fanout
 import Microbench
 import ScrollViewKit
+import GuideGlue
 
 // The targets every dispatch case fans out to. Two concrete types, made by a
 // factory the optimizer cannot see through, so that a multiplexer's calls stay
@@ -24,6 +25,44 @@ extension CountingTarget {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}
+
+/// The guide contender's targets: the same behaviour through `GuideScrollViewDelegate`, in two types of their own
+/// whose counters sit at offsets that neither `TallyTarget`'s nor `OffsetTarget`'s does, so that no two types'
+/// methods are the same code (merged, they would be reached through a jump thunk: 4 instructions per delivery).
+protocol GuideCountingTarget: GuideScrollViewDelegate, RegistrationHolder {
+    var tally: Int { get set }
+    var responds: Bool { get }
+}
+
+extension GuideCountingTarget {
+    func responds(to message: GuideMessage) -> Bool { responds }
+    func scrollViewDidScroll(_ scrollView: ScrollView) { tally &+= 1 }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+}
+
+/// The guide contender's first target type: its counter after one spare word.
+final class GuideTallyTarget: GuideCountingTarget {
+    let registrations = RegistrationBag(), responds: Bool
+    let spare = 0
+    var tally = 0
+    init(responds: Bool) { self.responds = responds }
+}
+
+/// The guide contender's second target type: its counter after two spare words.
+final class GuideOffsetTarget: GuideCountingTarget {
+    let registrations = RegistrationBag(), responds: Bool
+    let spare = 0, another = 0
+    var tally = 0
+    init(responds: Bool) { self.responds = responds }
+}
+
+/// The guide contender's target `index`: alternating types, as ``makeTarget(_:responds:)``.
+@inline(never)
+func makeGuideTarget(_ index: Int, responds: Bool) -> any GuideScrollViewDelegate {
+    identity(index).isMultiple(of: 2) ? GuideTallyTarget(responds: responds) : GuideOffsetTarget(responds: responds)
 }
 
 /// The first target type.
@@ -69,8 +108,14 @@ enum Contender: Hashable {
     case lifetimeBoundToOwner
     /// `LifetimeBoundMultiplexer.unsafeAddUnretained(_:)`: holders called with no reference counting.
     case lifetimeBoundUnretained
+    /// A strategy serving `GuideScrollViewDelegate`, whose glue is the guide's (the `GuideGlue` module).
+    case guideGlue(DispatchStrategy)
+
+    /// What the guide contender's names end with.
+    static let guideGlueSuffix = "GuideGlue"
 
     static let all = DispatchStrategy.allCases.map(Contender.strategy) + [.lifetimeBoundToOwner, .lifetimeBoundUnretained]
+        + DispatchStrategy.allCases.map(Contender.guideGlue)
 
     /// The name in the CSV's `strategy` column.
     var name: String {
@@ -78,6 +123,7 @@ enum Contender: Hashable {
         case .strategy(let strategy): strategy.rawValue
         case .lifetimeBoundToOwner: "lifetimeBoundToOwner"
         case .lifetimeBoundUnretained: "lifetimeBoundUnretained"
+        case .guideGlue(let strategy): strategy.rawValue + Self.guideGlueSuffix
         }
     }
 }
@@ -110,5 +156,20 @@ func makeFilledMultiplexer(
         // Safe here: the caller keeps the targets alive through every dispatch, and they release nothing.
         for target in targets { unsafe multiplexer.unsafeAddUnretained(target) }
         return (multiplexer, (targets, owner))
+    case .guideGlue:
+        preconditionFailure("the guide's glue serves GuideScrollViewDelegate (makeFilledGuideMultiplexer)")
     }
+}
+
+/// A multiplexer of `strategy` with the guide's glue, hidden from the optimizer, holding the same fan-out as
+/// ``makeFilledMultiplexer(_:width:responders:)``, through `GuideScrollViewDelegate`.
+func makeFilledGuideMultiplexer(
+    _ strategy: DispatchStrategy, width: Int, responders: Int
+) -> (multiplexer: any GuideScrollViewDelegate, targets: [any GuideScrollViewDelegate]) {
+    let stride = width / max(responders, 1)
+    let targets = (0..<width).map { makeGuideTarget($0, responds: $0.isMultiple(of: stride) && $0 / stride < responders) }
+    let multiplexer = identity(strategy.makeMultiplexer(for: GuideSchema.self))
+    for target in targets { multiplexer.add(target) }
+    guard let delegate = multiplexer as? any GuideScrollViewDelegate else { preconditionFailure("no guide glue") }
+    return (delegate, targets)
 }

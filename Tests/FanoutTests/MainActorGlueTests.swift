@@ -3,7 +3,7 @@ import Testing
 
 // The glue of Documentation/ReusingForYourProtocol.md for a main-actor delegate protocol, as UIKit's are in
 // Swift 6, written exactly as the guide shows it: four places per message (the key's case, the descriptor, its
-// line in `visitMessages`, one method), and three conformance lines for the whole protocol.
+// line in `visitMessages`, one method), and three conformance lines and a typed weak reference for the protocol.
 
 @MainActor
 protocol ScreenObserver: AnyObject {
@@ -26,6 +26,7 @@ enum ScreenSchema: @MainActor DelegateSchema {
         visitor.visit(didLoad)
         visitor.visit(shouldClose)
     }
+    static func weakReference(to target: Target) -> () -> Target? { { [weak target] in target } }
 }
 
 extension ScreenObserver where Self: Delivering, Schema == ScreenSchema {

@@ -40,6 +40,19 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
         bits |= Self.bit(key)
     }
 
+    /// Whether the set holds any of the members of `other`: with `other` the
+    /// set of one message, made once before a loop over registrations, the
+    /// test is one `and` per registration whether or not the key's ordinal
+    /// is a constant where the message is sent.
+    @inlinable
+    internal func intersects(_ other: MessageSet) -> Bool {
+        bits & other.bits != 0
+    }
+
+    /// The set of `key` alone.
+    @inlinable
+    internal init(_ key: Key) { bits = Self.bit(key) }
+
     /// Whether the set has no members.
     @inlinable
     public var isEmpty: Bool { bits == 0 }

@@ -15,8 +15,9 @@ extension RegistrationTable where Value == Schema.Target {
         // Through the buffer, not `for entry in snapshot`: with the plain loop
         // the optimizer retained and released every target around a call that
         // returns a reference (`viewForZooming`).
+        let sent = MessageSet(message.key)
         snapshot.withUnsafeBufferPointer { entries in
-            for index in entries.indices where entries[index].messages.contains(message.key) {
+            for index in entries.indices where entries[index].messages.intersects(sent) {
                 guard shouldContinue(message.invoke(entries[index].value, arguments)) else { return }
             }
         }

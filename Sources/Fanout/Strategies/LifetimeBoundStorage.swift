@@ -246,9 +246,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: Multiplexing {
         // registration has a side table, for the weak reference its token
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
+        let sent = MessageSet(message.key)
         snapshot.withUnsafeBufferPointer { entries in
             for index in entries.indices
-            where entries[index].value.isActive && entries[index].messages.contains(message.key) {
+            where entries[index].value.isActive && entries[index].messages.intersects(sent) {
                 let proceed: Bool
                 switch entries[index].value.hold {
                 case .retainedPerCall:

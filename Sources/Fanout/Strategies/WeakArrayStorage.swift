@@ -122,7 +122,8 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: Multiplexing {
         to snapshot: ContiguousArray<RegistrationTable<Schema, WeakReference>.Entry>,
         while shouldContinue: (Result) -> Bool
     ) {
-        for entry in snapshot where entry.messages.contains(message.key) {
+        let sent = MessageSet(message.key)
+        for entry in snapshot where entry.messages.intersects(sent) {
             guard let target = entry.value() else { continue }
             guard shouldContinue(message.invoke(target, arguments)) else { return }
         }
