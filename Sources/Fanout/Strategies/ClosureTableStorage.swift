@@ -17,7 +17,7 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// respond, so sparse responders cost nothing; the snapshot of a message's
 /// list keeps its closures, and so their targets, alive until the dispatch
 /// ends. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: Multiplexing, ClosureBinding {
+public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
@@ -53,36 +53,17 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: Multiplexing, Cl
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// Calls the closures bound for `message`, in registration order.
+    /// This strategy's delivery (``MultiplexerStorage``): calls the closures bound for `message`, in registration
+    /// order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to `message`.
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ClosureTableStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
-        confinement.begin(storage.takeUnretainedValue())
-        defer { confinement.end() }
+        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
         guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.slots[message.key.ordinal] }) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }

@@ -29,7 +29,7 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// to call concurrently themselves.
 ///
 /// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
-public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Sendable {
+public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage, Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -76,30 +76,12 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: Multiplexing, Send
     /// - Complexity: O(1) under the lock.
     public func responds(to key: Schema.Key) -> Bool { locked { $0.responds(to: key) } }
 
-    /// Calls every registered target that responds to `message`, in order,
-    /// outside the lock.
+    /// This strategy's delivery (``MultiplexerStorage``): calls every registered target that responds to `message`, in
+    /// order, outside the lock.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
         while shouldContinue: (Result) -> Bool
     ) {

@@ -17,7 +17,7 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// message, so sparse responders still cost one mask test per target. The
 /// dispatch's snapshot of the array keeps every target alive until it ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: Multiplexing {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -64,35 +64,16 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: Multiplexing
         confinement.run(self) { table.responds(to: key) }
     }
 
-    /// Calls every registered target that responds to `message`, in order.
+    /// This strategy's delivery (``MultiplexerStorage``): calls every registered target that responds to `message`, in
+    /// order.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ExistentialArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
-        confinement.begin(storage.takeUnretainedValue())
-        defer { confinement.end() }
+        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
         Table.deliver(message, arguments, to: storage._withUnsafeGuaranteedRef { $0.table.entries }, while: shouldContinue)
     }
 }

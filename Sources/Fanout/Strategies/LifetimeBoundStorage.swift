@@ -48,7 +48,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: Multiplexing {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
@@ -197,50 +197,18 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: Multiplexing {
         }
     }
 
-    /// Calls every live registered target that responds to `message`, in
-    /// order: a holder retained for its call, a target bound to an owner as
-    /// held, others through their weak reference.
+    /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
+    /// `message`, in order: a holder retained for its call, a target bound to an owner as held, others through their
+    /// weak reference.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<LifetimeBoundStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
-        confinement.begin(storage.takeUnretainedValue())
-        defer { confinement.end() }
-        deliver(message, arguments, to: storage._withUnsafeGuaranteedRef { $0.table.entries }, while: shouldContinue)
-    }
-
-    /// Calls every active registration of `snapshot` whose target responds to
-    /// `message`, in order, each kept alive through its call as its hold says.
-    ///
-    /// - Complexity: O(*n*) in the entries of `snapshot`.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
-        to snapshot: ContiguousArray<Table.Entry>, while shouldContinue: (Result) -> Bool
-    ) {
+        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
+        let snapshot = storage._withUnsafeGuaranteedRef { $0.table.entries }
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token

@@ -37,7 +37,7 @@ extension Multiplexer {
 /// Objective-C runtime registers them, so no lookup hashes a selector's
 /// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexing, ClosureBinding {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -111,37 +111,17 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexi
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
-    /// Looks up the handlers for `message` by its selector and calls them in
-    /// registration order.
+    /// This strategy's delivery (``MultiplexerStorage``): looks up the handlers for `message` by its selector and calls
+    /// them in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to `message` (the lookup is one probe on average).
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
-        confinement.begin(storage.takeUnretainedValue())
-        defer { confinement.end() }
+        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
         guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.handlers(for: message.key) }) else { return }
         ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
     }

@@ -18,7 +18,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// and a release per target on top of the call. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: Multiplexing {
+public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
     /// A function that returns the target while it is alive.
     @usableFromInline
     internal typealias WeakReference = () -> Schema.Target?
@@ -77,53 +77,19 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: Multiplexing {
         confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value() != nil } }
     }
 
-    /// Calls every live registered target that responds to `message`, in
-    /// order; deallocated targets are skipped.
+    /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
+    /// `message`, in order; deallocated targets are skipped. Each weak load returns a strong reference that keeps its
+    /// target alive through its call.
     ///
     /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
-    @inlinable
-    @inline(__always)
-    public func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>,
-        _ arguments: Arguments,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        Self.deliver(message, arguments, in: Unmanaged.passUnretained(self), while: shouldContinue)
-    }
-
-    /// This strategy's delivery, the one that both this storage's
-    /// ``deliver(_:_:while:)`` and ``Multiplexer``'s run.
-    ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). Each read
-    /// borrows it for that read only, so that nothing retains it while the
-    /// targets run; the snapshot read keeps the targets alive.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<WeakArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let confinement = storage._withUnsafeGuaranteedRef { $0.confinement }
-        confinement.begin(storage.takeUnretainedValue())
-        defer { confinement.end() }
-        deliver(message, arguments, to: storage._withUnsafeGuaranteedRef { $0.table.entries }, while: shouldContinue)
-    }
-
-    /// Calls every live target of `snapshot` that responds to `message`, in
-    /// order. Each weak load returns a strong reference that keeps its target
-    /// alive through the call.
-    ///
-    /// - Complexity: O(*n*) weak loads in the entries of `snapshot`.
-    @inlinable
-    @inline(__always)
-    internal static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
-        to snapshot: ContiguousArray<RegistrationTable<Schema, WeakReference>.Entry>,
-        while shouldContinue: (Result) -> Bool
-    ) {
         let sent = MessageSet(message.key)
-        for entry in snapshot where entry.messages.intersects(sent) {
+        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
+        for entry in storage._withUnsafeGuaranteedRef({ $0.table.entries }) where entry.messages.intersects(sent) {
             guard let target = entry.value() else { continue }
             guard shouldContinue(message.invoke(target, arguments)) else { return }
         }

@@ -1,0 +1,49 @@
+/// The state of one of Fanout's strategies, behind a ``Multiplexer``, with the
+/// strategy's one delivery.
+///
+/// Fanout's six storages (``ExistentialArrayStorage`` … ``ConcurrentStorage``)
+/// conform, and the set is closed: a ``Multiplexer`` switches over them
+/// (`Documentation/WritingAStrategy.md`). A storage used on its own delivers
+/// through the same function as its multiplexer.
+public protocol MultiplexerStorage: Multiplexing {
+    /// This strategy's delivery: sends `message` to each registered target
+    /// that responds to it, in registration order, while `shouldContinue`
+    /// accepts the answers.
+    ///
+    /// `storage` is unretained: the caller holds it for the whole call (the
+    /// storage itself, or the multiplexer whose `let` it is). The delivery
+    /// borrows it for each read only, so that nothing retains it while the
+    /// targets run; its snapshot keeps the targets alive.
+    static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
+        while shouldContinue: (Result) -> Bool)
+}
+
+extension MultiplexerStorage {
+    /// Sends `message` to each registered target that responds to it, in
+    /// registration order, for as long as `shouldContinue` accepts the answers:
+    /// the strategy's ``deliver(_:_:in:while:)``.
+    @inlinable @inline(__always)
+    public func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
+    ) {
+        Self.deliver(message, arguments, in: .passUnretained(self), while: shouldContinue)
+    }
+}
+
+/// A single-threaded storage: the debug-build check of its calls.
+@usableFromInline
+internal protocol ConfinedStorage: AnyObject {
+    var confinement: ThreadConfinement { get }
+}
+
+extension Unmanaged where Instance: ConfinedStorage {
+    /// Begins a call of the storage (see ``ThreadConfinement``), borrowing
+    /// it, which the caller holds; the caller ends it with `end()`.
+    @inlinable @inline(__always)
+    internal func beginCall() -> ThreadConfinement {
+        let confinement = _withUnsafeGuaranteedRef { $0.confinement }
+        confinement.begin(takeUnretainedValue())
+        return confinement
+    }
+}
