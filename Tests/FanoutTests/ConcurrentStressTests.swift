@@ -114,3 +114,63 @@ final class ChurningTarget: ScrollViewDelegate, Sendable {
         multiplexer.remove(transient)
     }
 }
+
+/// A target that removes itself from `multiplexer` in its callback and records that it ran.
+private final class SelfRemoving: ScrollViewDelegate, @unchecked Sendable {
+    weak var multiplexer: ConcurrentMultiplexer<ScrollViewSchema>?
+    var calls = 0
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        calls += 1
+        multiplexer?.remove(self)
+    }
+}
+
+@Suite("ConcurrentMultiplexer's published snapshots")
+struct ConcurrentSnapshotTests {
+    @Test("a snapshot replaced during a dispatch keeps its targets until the dispatch ends, then is freed")
+    func retiredSnapshotFreedAfterDispatch() {
+        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        weak var released: SelfRemoving?
+        do {
+            let target = SelfRemoving()
+            target.multiplexer = multiplexer
+            multiplexer.add(target)
+            released = target
+        }
+        // Only the multiplexer's snapshot holds the target now.
+        #expect(released != nil)
+        multiplexer.scrollViewDidScroll(ScrollView())
+        // The callback removed it: the snapshot it was called from was retired and kept it alive through the call,
+        // and the last reader out freed that snapshot.
+        #expect(released == nil)
+        #expect(multiplexer.count == 0)
+    }
+
+    @Test("snapshots retired while other threads dispatch are all freed once none is in flight")
+    func retiredSnapshotsFreedAfterContention() {
+        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        let view = SharedView()
+        weak var lastTransient: AtomicCounter?
+        onThreads(3) { thread in
+            if thread == 0 {
+                for _ in 0..<2_000 {
+                    let transient = AtomicCounter()
+                    multiplexer.add(transient)
+                    multiplexer.remove(transient)
+                }
+            } else {
+                for _ in 0..<20_000 { multiplexer.scrollViewDidScroll(view.view) }
+            }
+        }
+        do {
+            let transient = AtomicCounter()
+            multiplexer.add(transient)
+            multiplexer.remove(transient)
+            lastTransient = transient
+        }
+        // No dispatch is in flight: the remove above found no reader and freed every retired snapshot.
+        #expect(lastTransient == nil)
+        #expect(multiplexer.count == 0)
+    }
+}

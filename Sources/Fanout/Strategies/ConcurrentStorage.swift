@@ -13,49 +13,120 @@ import Synchronization
 public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<ConcurrentStorage<Schema>>
 
 /// The storage of ``ConcurrentMultiplexer``: ``ExistentialArrayStorage``'s
-/// copy-on-write array inside a `Mutex`.
+/// copy-on-write array, published to readers as an immutable snapshot.
 ///
-/// A writer changes the array under the lock, which copies the buffer if a
-/// dispatch is using it. A dispatch holds the lock only to copy the array
-/// reference (one retain), then calls the targets with the lock released, so
-/// callbacks may add, remove and dispatch again, and each dispatch delivers to
-/// exactly the targets registered when it began, per thread. Reading the
-/// reference without any lock would need hazard pointers or similar to keep a
-/// writer from freeing it between the load and the retain; the short critical
-/// section is the documented alternative.
+/// Writers change the array under a lock, then publish a snapshot of it (an
+/// object holding the array) with an atomic exchange. A dispatch takes no
+/// lock: it counts itself in among the readers, reads the published snapshot,
+/// calls the targets, and counts itself out: one atomic increment and one
+/// decrement per message, and no reference counting. A snapshot a writer
+/// replaced is retired, not freed, and freed only when no reader is counted,
+/// by the writer or by the last reader out. Why that is safe: a reader that
+/// holds a snapshot counted itself in before it read it, and so before the
+/// exchange that retired it; whoever frees retired snapshots first sees the
+/// count at zero, after the exchange, so that reader has counted itself out
+/// (every step is sequentially consistent). A reader that counts itself in
+/// later reads the newer snapshot. The targets stay alive while a snapshot
+/// that holds them does, so callbacks may add, remove and dispatch again, and
+/// each dispatch delivers to exactly the targets registered when it began.
+/// Retired snapshots wait while dispatches overlap without pause; they are
+/// freed the first time none is in flight.
 ///
-/// The storage's own state is `Sendable` (checked by the compiler). The
-/// targets are called from whichever thread dispatches, so they must be safe
-/// to call concurrently themselves.
+/// The storage's own state is shared under the lock or through the atomic
+/// words of `FanoutSupport` (`fanout_published`). The targets are called from
+/// whichever thread dispatches, so they must be safe to call concurrently
+/// themselves.
 ///
 /// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
-public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage, Sendable {
+public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage, @unchecked Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
+    /// What a dispatch reads: the registrations when it was published.
     @usableFromInline
-    internal let state = Mutex(Table())
+    internal final class Snapshot {
+        @usableFromInline
+        internal let entries: ContiguousArray<Table.Entry>
+
+        init(_ entries: ContiguousArray<Table.Entry>) { self.entries = entries }
+    }
+
+    /// The writers' state, under the lock: the registrations, and the
+    /// snapshots replaced but not yet freed (each retained once).
+    internal struct Writers: @unchecked Sendable {
+        var table = Table()
+        var retired: [Unmanaged<Snapshot>] = []
+    }
+
+    internal let state = Mutex(Writers())
+
+    /// The reader count, the published snapshot (retained once by it) and
+    /// whether any snapshot is retired; allocated, so that it never moves.
+    @usableFromInline
+    internal let published: UnsafeMutablePointer<fanout_published>
 
     /// An empty storage.
-    public init() {}
+    public init() {
+        published = .allocate(capacity: 1)
+        published.initialize(to: fanout_published(
+            readers: 0, snapshot: Unmanaged.passRetained(Snapshot([])).toOpaque(), retired: 0))
+    }
+
+    deinit {
+        // No dispatch is in flight: each holds the storage for its duration.
+        Unmanaged<Snapshot>.fromOpaque(published.pointee.snapshot).release()
+        state.withLock { writers in
+            for snapshot in writers.retired { snapshot.release() }
+        }
+        published.deinitialize(count: 1)
+        published.deallocate()
+    }
 
     /// Runs `body` under the lock, annotated for ThreadSanitizer (see
     /// `FanoutSupport.h`; the annotations compile to nothing otherwise).
-    @inlinable
-    @inline(__always)
-    internal func locked<Value>(_ body: (inout sending Table) -> sending Value) -> sending Value {
+    internal func locked<Value>(_ body: (inout sending Writers) -> sending Value) -> sending Value {
         state.withAnnotatedLock(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), body)
+    }
+
+    /// Changes the registrations with `change` and, when it says they
+    /// changed, publishes them; then frees the retired snapshots if no
+    /// dispatch is in flight.
+    private func write(_ change: (inout Table) -> Bool) {
+        let published = CallableFromAnyThread(self.published)
+        locked { writers in
+            guard change(&writers.table) else { return }
+            let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
+            let replaced = fanout_published_exchange(published.value, snapshot)!
+            writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced))
+            Self.freeRetired(&writers, published.value)
+        }
+    }
+
+    /// Frees the retired snapshots when no reader is counted; the caller
+    /// holds the lock, so no snapshot is retired meanwhile.
+    private static func freeRetired(_ writers: inout Writers, _ published: UnsafeMutablePointer<fanout_published>) {
+        guard !writers.retired.isEmpty, fanout_published_is_quiescent(published) != 0 else { return }
+        fanout_published_clear_retired(published)
+        for snapshot in writers.retired { snapshot.release() }
+        writers.retired.removeAll()
+    }
+
+    /// Called by the last reader out while snapshots are retired.
+    @usableFromInline @inline(never)
+    internal func readersLeft() {
+        let published = CallableFromAnyThread(self.published)
+        locked { writers in Self.freeRetired(&writers, published.value) }
     }
 
     /// Registers `target` strongly; registering it again does nothing.
     /// The target's `responds(to:)` is read before the lock is taken.
     ///
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when
-    ///   a dispatch is using the current array.
+    ///   a snapshot shares the current array.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
         let target = CallableFromAnyThread(target)
-        locked { table in _ = table.append(target.value, id: id, messages: messages) }
+        write { table in table.append(target.value, id: id, messages: messages) }
     }
 
     /// Unregisters `target`.
@@ -63,21 +134,21 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// - Complexity: O(*n*) under the lock.
     public func remove(_ target: Schema.Target) {
         let id = Schema.identity(of: target)
-        locked { table in _ = table.remove(id) }
+        write { table in table.remove(id) != nil }
     }
 
     /// The number of registered targets.
     ///
     /// - Complexity: O(1) under the lock.
-    public var count: Int { locked { $0.count } }
+    public var count: Int { locked { $0.table.count } }
 
     /// Whether any registered target responds to `key`.
     ///
     /// - Complexity: O(1) under the lock.
-    public func responds(to key: Schema.Key) -> Bool { locked { $0.responds(to: key) } }
+    public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
 
     /// This strategy's delivery (``MultiplexerStorage``): calls every registered target that responds to `message`, in
-    /// order, outside the lock.
+    /// order, with no lock and no reference counting: the reader count keeps the snapshot, and so the targets, alive.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
@@ -85,15 +156,12 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let snapshot = storage._withUnsafeGuaranteedRef { $0.snapshot() }
-        Table.deliver(message, arguments, to: snapshot, while: shouldContinue)
-    }
-
-    /// The registrations a dispatch beginning now reaches, copied under the lock.
-    @inlinable
-    @inline(__always)
-    internal func snapshot() -> ContiguousArray<Table.Entry> {
-        locked { $0.entries }
+        let published = storage._withUnsafeGuaranteedRef { $0.published }
+        let snapshot = Unmanaged<Snapshot>.fromOpaque(fanout_published_enter(published)!)
+        defer {
+            if fanout_published_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } }
+        }
+        snapshot._withUnsafeGuaranteedRef { Table.deliver(message, arguments, to: $0.entries, while: shouldContinue) }
     }
 }
 
