@@ -2,6 +2,16 @@ import Fanout
 import ScrollViewKit
 import Testing
 
+/// Sends `didScroll` as a scroll view does: from a function of its own. With the whole dispatch inlined into the
+/// test, a release build (once dispatch iterated the pinned buffer instead of an array copy) had not freed the target
+/// yet where the test checks it after its owner's death, though nothing held it (its retain count was the same
+/// before and after the dispatch, and observing it made the difference go): Swift may end an object's lifetime
+/// after its last use in optimized code. Through a function of its own, the target is freed by the check.
+@inline(never)
+func dispatchDidScroll(through delegate: any ScrollViewDelegate, _ scrollView: ScrollView) {
+    delegate.scrollViewDidScroll(scrollView)
+}
+
 /// `LifetimeBoundMultiplexer`'s own ways to register: bound to an owner, and
 /// the unsafe unretained opt-in with its debug-build traps.
 @Suite("lifetimeBound registrations")
@@ -21,7 +31,7 @@ struct LifetimeBoundTests {
         #expect(weakProbe != nil, "the multiplexer holds the target")
         #expect(multiplexer.count == 1)
         #expect(screen!.registrations.count == 1)
-        multiplexer.scrollViewDidScroll(scrollView)
+        dispatchDidScroll(through: multiplexer, scrollView)
         screen = nil
         #expect(weakProbe == nil, "the owner's death ended the registration and released the target")
         #expect(multiplexer.count == 0)

@@ -5,9 +5,9 @@ import FanoutSupport
 /// one value per target in registration order, kept in step by the table
 /// itself. Every strategy stores its targets in one.
 ///
-/// Dispatch copies ``entries`` (O(1): the buffer is shared) and iterates the
-/// copy, a snapshot that later mutations cannot change, because they copy the
-/// buffer on write.
+/// Dispatch iterates the buffer of ``entries`` in place, pinned (see
+/// ``beginDispatch()``): later mutations copy the buffer instead of changing
+/// it, so each dispatch sees the registrations as they were when it began.
 @usableFromInline
 internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// One registration.
@@ -29,6 +29,17 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// The registrations in order.
     @usableFromInline
     internal private(set) var entries: ContiguousArray<Entry> = []
+
+    /// Whether a dispatch in flight iterates the buffer of `entries` in place
+    /// (see ``beginDispatch()``).
+    @usableFromInline
+    internal var entriesPinned = false
+
+    /// Buffers of `entries` that dispatches in flight still iterate, replaced
+    /// since by a mutation: kept alive, in the order they were retired, until
+    /// the dispatch that pinned each one ends.
+    @usableFromInline
+    internal var retired: [ContiguousArray<Entry>] = []
 
     /// The registered identities, for O(1) duplicate checks.
     private var members: Set<ObjectIdentifier> = []
@@ -66,6 +77,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @discardableResult
     internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
         guard members.insert(id).inserted else { return false }
+        retireIfPinned()
         entries.append(Entry(id: id, messages: messages, value: value))
         adjustCounts(for: messages, by: 1)
         return true
@@ -78,6 +90,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
         guard members.remove(id) != nil, let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        retireIfPinned()
         let entry = entries.remove(at: index)
         adjustCounts(for: entry.messages, by: -1)
         return entry
@@ -88,6 +101,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*n*).
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
         guard entries.contains(where: { shouldRemove($0.value) }) else { return }
+        retireIfPinned()
         var removed: [Entry] = []
         entries.removeAll { entry in
             guard shouldRemove(entry.value) else { return false }
@@ -98,6 +112,58 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
             members.remove(entry.id)
             adjustCounts(for: entry.messages, by: -1)
         }
+    }
+
+    /// Before `entries` changes: when a dispatch in flight iterates its
+    /// buffer in place, the buffer is kept in `retired`, so that the change
+    /// copies it instead of writing where the dispatch reads. Only the first
+    /// change after a dispatch pins the buffer retires it; later ones write to
+    /// the copy, which no dispatch iterates.
+    private mutating func retireIfPinned() {
+        guard entriesPinned else { return }
+        retired.append(entries)
+        entriesPinned = false
+    }
+
+    /// Starts a dispatch over the registrations: pins the buffer of
+    /// `entries` and returns it, with what ``endDispatch(_:)`` needs.
+    ///
+    /// No reference is counted. The buffer stays valid until the matching
+    /// `endDispatch`: a mutation meanwhile retires it (keeps it in `retired`)
+    /// before changing anything, and retired buffers are freed only when the
+    /// dispatch that pinned them ends; the storage that holds this table lives
+    /// through the dispatch, because its caller holds it. So every target in
+    /// the buffer stays alive while the dispatch runs, whatever the callbacks
+    /// add or remove. Single-threaded, as the storages that use it.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    internal mutating func beginDispatch() -> (entries: UnsafeBufferPointer<Entry>, token: DispatchToken) {
+        let token = DispatchToken(wasPinned: entriesPinned, retiredCount: retired.count)
+        entriesPinned = true
+        // The pointer outlives the closure: valid for the reasons above.
+        return (entries.withUnsafeBufferPointer { $0 }, token)
+    }
+
+    /// Ends the dispatch that `token` began. A dispatch that pinned the
+    /// buffer itself unpins it, or frees what was retired since it began: no
+    /// dispatch in flight reads it (those begun inside it have ended, and
+    /// those outside it read an older buffer).
+    ///
+    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    @inlinable @inline(__always)
+    internal mutating func endDispatch(_ token: DispatchToken) {
+        guard !token.wasPinned else { return }
+        if retired.count == token.retiredCount {
+            entriesPinned = false
+        } else {
+            releaseRetired(downTo: token.retiredCount)
+        }
+    }
+
+    @usableFromInline
+    internal mutating func releaseRetired(downTo count: Int) {
+        retired.removeSubrange(count...)
     }
 
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
@@ -154,5 +220,21 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
             return Schema.respondedMessages(of: target).bits
         }
         return bits.map(MessageSet.init(bits:))
+    }
+}
+
+/// What ``RegistrationTable/endDispatch(_:)`` needs of the dispatch it ends.
+@frozen
+@usableFromInline
+internal struct DispatchToken {
+    /// Whether an outer dispatch had pinned the buffer already.
+    @usableFromInline let wasPinned: Bool
+    /// How many buffers were retired when the dispatch began.
+    @usableFromInline let retiredCount: Int
+
+    @inlinable
+    init(wasPinned: Bool, retiredCount: Int) {
+        self.wasPinned = wasPinned
+        self.retiredCount = retiredCount
     }
 }

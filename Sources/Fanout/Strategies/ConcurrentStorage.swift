@@ -161,7 +161,9 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
         defer {
             if fanout_published_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } }
         }
-        snapshot._withUnsafeGuaranteedRef { Table.deliver(message, arguments, to: $0.entries, while: shouldContinue) }
+        snapshot._withUnsafeGuaranteedRef { snapshot in
+            snapshot.entries.withUnsafeBufferPointer { Table.deliver(message, arguments, to: $0, while: shouldContinue) }
+        }
     }
 }
 

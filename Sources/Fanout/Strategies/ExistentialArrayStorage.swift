@@ -74,6 +74,8 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
         while shouldContinue: (Result) -> Bool
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        Table.deliver(message, arguments, to: storage._withUnsafeGuaranteedRef { $0.table.entries }, while: shouldContinue)
+        let (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
+        defer { storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) } }
+        Table.deliver(message, arguments, to: entries, while: shouldContinue)
     }
 }

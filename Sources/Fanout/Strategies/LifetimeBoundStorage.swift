@@ -208,39 +208,38 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         while shouldContinue: (Result) -> Bool
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        let snapshot = storage._withUnsafeGuaranteedRef { $0.table.entries }
+        let (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
+        defer { storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) } }
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
         let sent = MessageSet(message.key)
-        snapshot.withUnsafeBufferPointer { entries in
-            for index in entries.indices
-            where entries[index].value.isActive && entries[index].messages.intersects(sent) {
-                let proceed: Bool
-                switch entries[index].value.hold {
-                case .retainedPerCall:
-                    // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
-                    // of `pointee` is optimized into a borrow, which would not keep the target alive.
-                    let object = entries[index].value.object.unsafelyUnwrapped.retain()
-                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
-                    object.release()
-                case .strong:
-                    // The registration owns the target, and the snapshot owns the registration.
-                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
-                case .unretained:
-                    #if DEBUG
-                    entries[index].value.callsInFlight += 1
-                    defer { entries[index].value.callsInFlight -= 1 }
-                    #endif
-                    proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
-                case .weak:
-                    guard let target = entries[index].value.load.unsafelyUnwrapped() else { continue }
-                    proceed = shouldContinue(message.invoke(target, arguments))
-                }
-                guard proceed else { return }
+        for index in entries.indices
+        where entries[index].value.isActive && entries[index].messages.intersects(sent) {
+            let proceed: Bool
+            switch entries[index].value.hold {
+            case .retainedPerCall:
+                // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
+                // of `pointee` is optimized into a borrow, which would not keep the target alive.
+                let object = entries[index].value.object.unsafelyUnwrapped.retain()
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
+                object.release()
+            case .strong:
+                // The registration owns the target, and the snapshot owns the registration.
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
+            case .unretained:
+                #if DEBUG
+                entries[index].value.callsInFlight += 1
+                defer { entries[index].value.callsInFlight -= 1 }
+                #endif
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
+            case .weak:
+                guard let target = entries[index].value.load.unsafelyUnwrapped() else { continue }
+                proceed = shouldContinue(message.invoke(target, arguments))
             }
+            guard proceed else { return }
         }
     }
 }

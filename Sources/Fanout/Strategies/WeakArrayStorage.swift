@@ -89,6 +89,8 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     ) {
         let sent = MessageSet(message.key)
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
+        // A copy of the array, one retain per message: the other strategies' pinned buffer would make the
+        // optimizer retain each weak reference's closure around its call, one retain per delivery.
         for entry in storage._withUnsafeGuaranteedRef({ $0.table.entries }) where entry.messages.intersects(sent) {
             guard let target = entry.value() else { continue }
             guard shouldContinue(message.invoke(target, arguments)) else { return }

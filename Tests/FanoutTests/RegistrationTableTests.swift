@@ -1,0 +1,102 @@
+@testable import Fanout
+import ScrollViewKit
+import Testing
+
+// The pinned buffer of the single-threaded table strategies (`existentialArray`, `lifetimeBound`): a dispatch
+// iterates the registrations' buffer in place, with no reference counted, and a mutation during it retires the
+// buffer instead of changing it. These tests hold only weak references to the targets they let go, so a buffer
+// freed too early or kept too long shows.
+
+/// A target whose callback runs `onDidScroll`.
+private final class Hook: ScrollViewDelegate {
+    var onDidScroll: () -> Void = {}
+    var calls = 0
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        calls += 1
+        onDidScroll()
+    }
+}
+
+/// The registration tables of the strategies that pin their buffer.
+enum Pinning: String, CaseIterable, Sendable {
+    case existentialArray, lifetimeBound
+
+    func make() -> any ScrollViewMultiplexer { DispatchStrategy(rawValue: rawValue)!.makeMultiplexer() }
+
+    /// How many buffers `multiplexer` keeps retired now.
+    func retired(_ multiplexer: any ScrollViewMultiplexer) -> Int {
+        switch self {
+        case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).storage.table.retired.count
+        case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).storage.table.retired.count
+        }
+    }
+}
+
+@Suite("A dispatch's pinned buffer")
+struct RegistrationTableTests {
+    @Test("a target removed by another target's callback is called, kept alive through its call, and freed after the dispatch",
+          arguments: Pinning.allCases)
+    func removedByAnotherCallback(_ pinning: Pinning) {
+        let multiplexer = pinning.make()
+        let first = Hook()
+        weak var second: Hook?
+        var aliveDuringItsCall = false
+        do {
+            let target = Hook()
+            second = target
+            multiplexer.add(first)
+            multiplexer.add(target)
+            // lifetimeBound holds a plain target weakly: the test keeps it until the callback lets go.
+            var keeper: Hook? = target
+            first.onDidScroll = { [unowned multiplexer] in
+                if let target = second { multiplexer.remove(target) }
+                keeper = nil
+            }
+            target.onDidScroll = { aliveDuringItsCall = second != nil }
+            withExtendedLifetime(keeper) {}
+        }
+        multiplexer.scrollViewDidScroll(ScrollView())
+        if pinning == .existentialArray {
+            // Held strongly: delivered in the dispatch that began with it, alive through its call.
+            #expect(aliveDuringItsCall)
+        }
+        #expect(second == nil, "the retired buffer outlived the dispatch")
+        #expect(pinning.retired(multiplexer) == 0)
+        #expect(multiplexer.count == 1)
+    }
+
+    @Test("many mutations during one dispatch keep one retired buffer; nested dispatches one each; none after",
+          arguments: Pinning.allCases)
+    func retiredBound(_ pinning: Pinning) {
+        let multiplexer = pinning.make()
+        let outer = Hook(), nested = Hook()
+        multiplexer.add(outer)
+        var retiredDuringMutations = 0, retiredNested = 0, depth = 0
+        var spare: [Hook] = []
+        outer.onDidScroll = { [unowned multiplexer] in
+            depth += 1
+            defer { depth -= 1 }
+            guard depth == 1 else { return }
+            for _ in 0..<100 {
+                let hook = Hook()
+                spare.append(hook)
+                multiplexer.add(hook)
+                multiplexer.remove(hook)
+            }
+            retiredDuringMutations = pinning.retired(multiplexer)
+            // A nested dispatch over the new buffer, mutating inside it: one more retired buffer, freed when it ends.
+            nested.onDidScroll = { [unowned multiplexer] in
+                for hook in spare.prefix(50) { multiplexer.add(hook); multiplexer.remove(hook) }
+                retiredNested = pinning.retired(multiplexer)
+            }
+            multiplexer.add(nested)
+            multiplexer.scrollViewDidScroll(ScrollView())
+            #expect(pinning.retired(multiplexer) == 1, "the nested dispatch's buffer is freed when it ends")
+        }
+        multiplexer.scrollViewDidScroll(ScrollView())
+        #expect(retiredDuringMutations == 1)
+        #expect(retiredNested == 2)
+        #expect(pinning.retired(multiplexer) == 0)
+        withExtendedLifetime((outer, nested, spare)) {}
+    }
+}
