@@ -56,3 +56,9 @@ void *bench_floor_view_for_zooming(const bench_floor_target *targets, int count,
     }
     return NULL;
 }
+
+static unsigned long bench_floor_counter;
+
+void bench_floor_increment(void) { __atomic_fetch_add(&bench_floor_counter, 1, __ATOMIC_SEQ_CST); }
+
+void bench_floor_decrement(void) { __atomic_fetch_sub(&bench_floor_counter, 1, __ATOMIC_SEQ_CST); }

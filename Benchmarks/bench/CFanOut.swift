@@ -26,3 +26,30 @@ struct CFanOut: MessageReceiver {
             .map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
 }
+
+/// The C fan-out with one uncontended atomic increment before each message and one decrement after it: the C floor
+/// plus what one retain and release pair per message costs on this machine (`cFunctionPointerAtomicPair`).
+struct CFanOutWithAtomicPair: MessageReceiver {
+    let fanOut: CFanOut
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        bench_floor_increment()
+        fanOut.scrollViewDidScroll(scrollView)
+        bench_floor_decrement()
+    }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        bench_floor_increment()
+        fanOut.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+        bench_floor_decrement()
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        bench_floor_increment()
+        defer { bench_floor_decrement() }
+        return fanOut.scrollViewShouldScrollToTop(scrollView)
+    }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        bench_floor_increment()
+        defer { bench_floor_decrement() }
+        return fanOut.viewForZooming(in: scrollView)
+    }
+}

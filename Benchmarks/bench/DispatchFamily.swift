@@ -6,7 +6,7 @@ import GuideGlue
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.
 enum DispatchFamily: BenchmarkFamily {
-    static let floors = ["floor", "existentialFloor", "cFunctionPointer"]
+    static let floors = ["floor", "existentialFloor", "cFunctionPointer", "cFunctionPointerAtomicPair"]
     static let contenders = Contender.all.map(\.name) + floors
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
@@ -33,6 +33,7 @@ enum DispatchFamily: BenchmarkFamily {
                     cases.append(floorCase(message, width: width, responders: responders))
                     cases.append(existentialFloorCase(message, width: width, responders: responders))
                     cases.append(cFunctionPointerCase(message, width: width, responders: responders))
+                    cases.append(cFunctionPointerCase(message, width: width, responders: responders, atomicPair: true))
                 }
             }
         }
@@ -82,9 +83,18 @@ enum DispatchFamily: BenchmarkFamily {
     /// loop over (context, function pointer) pairs holding the responders,
     /// into two C callees per message (`Benchmarks/BenchFloor`). The gate
     /// measures these cases.
-    static func cFunctionPointerCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
-        BenchmarkCase(id("cFunctionPointer", message, width: width, responders: responders), deliveriesPerOperation: responders) {
-            MessageLoop.body(sending: message, to: CFanOut(count: responders))
+    ///
+    /// With `atomicPair`, each message also makes one uncontended atomic
+    /// increment and one decrement, out of line (`cFunctionPointerAtomicPair`):
+    /// the floor of a dispatch that pays one retain and release per message.
+    static func cFunctionPointerCase(
+        _ message: ScrollViewMessage, width: Int, responders: Int, atomicPair: Bool = false
+    ) -> BenchmarkCase {
+        let name = atomicPair ? "cFunctionPointerAtomicPair" : "cFunctionPointer"
+        return BenchmarkCase(id(name, message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            atomicPair
+                ? MessageLoop.body(sending: message, to: CFanOutWithAtomicPair(fanOut: CFanOut(count: responders)))
+                : MessageLoop.body(sending: message, to: CFanOut(count: responders))
         }
     }
 

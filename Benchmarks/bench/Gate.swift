@@ -25,6 +25,7 @@ enum Gate {
                     cases += Contender.all.map { DispatchFamily.dispatchCase($0, message, width: width, responders: responders) }
                     cases.append(ForwardFamily.forwardCase(message, width: width, responders: responders))
                     cases.append(DispatchFamily.cFunctionPointerCase(message, width: width, responders: responders))
+                    cases.append(DispatchFamily.cFunctionPointerCase(message, width: width, responders: responders, atomicPair: true))
                 }
             }
             for width in staticWidths {

@@ -24,4 +24,9 @@ void bench_floor_did_end_dragging(const bench_floor_target *targets, int count, 
 bool bench_floor_should_scroll_to_top(const bench_floor_target *targets, int count, void *view);
 void *bench_floor_view_for_zooming(const bench_floor_target *targets, int count, void *view);
 
+/// One uncontended atomic increment of a counter, and one decrement: what a retain and a release cost the
+/// runtime, out of line as `swift_retain` and `swift_release` are (sequentially consistent, `lock xadd` on x86-64).
+void bench_floor_increment(void);
+void bench_floor_decrement(void);
+
 #endif
