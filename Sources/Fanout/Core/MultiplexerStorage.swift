@@ -47,3 +47,40 @@ extension Unmanaged where Instance: ConfinedStorage {
         return confinement
     }
 }
+
+/// A single-threaded storage whose targets are in a ``RegistrationTable``
+/// that a dispatch iterates in place (`existentialArray`, `lifetimeBound`).
+@usableFromInline
+internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
+    associatedtype Registration
+    var table: RegistrationTable<Schema, Registration> { get set }
+}
+
+/// A dispatch over a pinned table: a call of the storage, and the buffer it
+/// iterates, until ``end()``.
+@frozen
+@usableFromInline
+internal struct PinnedDispatch<Storage: PinnedTableStorage> {
+    @usableFromInline let storage: Unmanaged<Storage>
+    @usableFromInline let call: ThreadConfinement
+    @usableFromInline let token: DispatchToken
+    /// The registrations as they were when the dispatch began.
+    @usableFromInline let entries: UnsafeBufferPointer<RegistrationTable<Storage.Schema, Storage.Registration>.Entry>
+
+    /// Begins a call of `storage` and pins its table's buffer (see
+    /// ``RegistrationTable/beginDispatch()``); the caller holds `storage`.
+    @inlinable @inline(__always)
+    init(_ storage: Unmanaged<Storage>) {
+        self.storage = storage
+        call = storage.beginCall()
+        (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
+    }
+
+    /// Ends the dispatch: unpins the buffer, or frees what it retired, then
+    /// ends the call.
+    @inlinable @inline(__always)
+    func end() {
+        storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) }
+        call.end()
+    }
+}

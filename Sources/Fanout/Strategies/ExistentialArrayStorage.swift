@@ -17,7 +17,7 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// message, so sparse responders still cost one mask test per target. The
 /// dispatch's snapshot of the array keeps every target alive until it ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -73,9 +73,7 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ExistentialArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        let (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
-        defer { storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) } }
-        Table.deliver(message, arguments, to: entries, while: shouldContinue)
+        let dispatch = PinnedDispatch(storage); defer { dispatch.end() }  // the buffer pinned, to the end
+        Table.deliver(message, arguments, to: dispatch.entries, while: shouldContinue)
     }
 }

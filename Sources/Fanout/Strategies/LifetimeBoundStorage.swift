@@ -48,7 +48,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
@@ -207,9 +207,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<LifetimeBoundStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        let (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
-        defer { storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) } }
+        let dispatch = PinnedDispatch(storage); defer { dispatch.end() }  // the buffer pinned, to the end
+        let entries = dispatch.entries
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token
