@@ -111,16 +111,18 @@ enum DispatchFamily: BenchmarkFamily {
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
         let byID = rows.byID("dispatch")
-        let widths = SummaryTable.shownWidths(selection.widths)
+        // The widths screens have (a few behaviours, the one nearest 4) beside the smallest, 64 and the largest.
+        let screen = selection.widths.min { abs($0 - 4) < abs($1 - 4) }
+        let widths = Array(Set(SummaryTable.shownWidths(selection.widths) + (screen.map { [$0] } ?? []))).sorted()
         let names = contenders.filter { name in byID.keys.contains { $0.strategy == name } }
         guard !names.isEmpty else { return [] }
         var timing = SummaryTable(
             title: "ns per delivery (median), every target responding, at widths \(widths.map(String.init).joined(separator: " / ")):",
             header: ["strategy"] + selection.messages.map { "\($0)" })
+        let middle = SummaryTable.shownWidths(selection.widths).dropFirst().first ?? widths[0]
         var counting = SummaryTable(
-            title: "counted per message at width \(widths[widths.count / 2]): mallocs/retains/releases",
+            title: "counted per message at width \(middle): mallocs/retains/releases",
             header: ["strategy"] + selection.messages.map { "\($0)" })
-        let middle = widths[widths.count / 2]
         func counts(_ name: String, _ message: ScrollViewMessage) -> [Double]? {
             byID[id(name, message, width: middle, responders: middle)]?.counts.map { [$0.mallocs, $0.retains, $0.releases] }
         }
