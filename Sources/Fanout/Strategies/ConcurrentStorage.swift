@@ -32,8 +32,8 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// Retired snapshots wait while dispatches overlap without pause; they are
 /// freed the first time none is in flight.
 ///
-/// The storage's own state is shared under the lock or through the atomic
-/// words of `FanoutSupport` (`fanout_published`). The targets are called from
+/// The storage's own state is shared under the lock or through its three
+/// atomic words (`readers`, `published`, `someRetired`). The targets are called from
 /// whichever thread dispatches, so they must be safe to call concurrently
 /// themselves.
 ///
@@ -60,26 +60,46 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
 
     internal let state = Mutex(Writers())
 
-    /// The reader count, the published snapshot (retained once by it) and
-    /// whether any snapshot is retired; allocated, so that it never moves.
+    /// The readers counted in.
     @usableFromInline
-    internal let published: UnsafeMutablePointer<fanout_published>
+    internal let readers = Atomic<Int>(0)
+
+    /// The published snapshot, retained once by this word.
+    @usableFromInline
+    internal let published: Atomic<UnsafeMutableRawPointer>
+
+    /// Whether any snapshot is retired and not yet freed.
+    @usableFromInline
+    internal let someRetired = Atomic<Bool>(false)
 
     /// An empty storage.
     public init() {
-        published = .allocate(capacity: 1)
-        published.initialize(to: fanout_published(
-            readers: 0, snapshot: Unmanaged.passRetained(Snapshot([])).toOpaque(), retired: 0))
+        published = Atomic(Unmanaged.passRetained(Snapshot([])).toOpaque())
     }
 
     deinit {
         // No dispatch is in flight: each holds the storage for its duration.
-        Unmanaged<Snapshot>.fromOpaque(published.pointee.snapshot).release()
+        Unmanaged<Snapshot>.fromOpaque(published.load(ordering: .sequentiallyConsistent)).release()
         state.withLock { writers in
             for snapshot in writers.retired { snapshot.release() }
         }
-        published.deinitialize(count: 1)
-        published.deallocate()
+    }
+
+    /// Counts a reader in and returns the published snapshot, valid until
+    /// the matching ``exitReader()``.
+    @inlinable @inline(__always)
+    internal func enterReader() -> Unmanaged<Snapshot> {
+        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        return Unmanaged.fromOpaque(published.load(ordering: .sequentiallyConsistent))
+    }
+
+    /// Counts a reader out; the last one out frees the retired snapshots.
+    @inlinable @inline(__always)
+    internal func exitReader() {
+        if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+           someRetired.load(ordering: .sequentiallyConsistent) {
+            readersLeft()
+        }
     }
 
     /// Runs `body` under the lock, annotated for ThreadSanitizer (see
@@ -92,21 +112,21 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// changed, publishes them; then frees the retired snapshots if no
     /// dispatch is in flight.
     private func write(_ change: (inout Table) -> Bool) {
-        let published = CallableFromAnyThread(self.published)
         locked { writers in
             guard change(&writers.table) else { return }
             let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
-            let replaced = fanout_published_exchange(published.value, snapshot)!
+            someRetired.store(true, ordering: .sequentiallyConsistent)
+            let replaced = published.exchange(snapshot, ordering: .sequentiallyConsistent)
             writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced))
-            Self.freeRetired(&writers, published.value)
+            freeRetired(&writers)
         }
     }
 
     /// Frees the retired snapshots when no reader is counted; the caller
     /// holds the lock, so no snapshot is retired meanwhile.
-    private static func freeRetired(_ writers: inout Writers, _ published: UnsafeMutablePointer<fanout_published>) {
-        guard !writers.retired.isEmpty, fanout_published_is_quiescent(published) != 0 else { return }
-        fanout_published_clear_retired(published)
+    private func freeRetired(_ writers: inout Writers) {
+        guard !writers.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else { return }
+        someRetired.store(false, ordering: .sequentiallyConsistent)
         for snapshot in writers.retired { snapshot.release() }
         writers.retired.removeAll()
     }
@@ -114,8 +134,7 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// Called by the last reader out while snapshots are retired.
     @usableFromInline @inline(never)
     internal func readersLeft() {
-        let published = CallableFromAnyThread(self.published)
-        locked { writers in Self.freeRetired(&writers, published.value) }
+        locked { writers in freeRetired(&writers) }
     }
 
     /// Registers `target` strongly; registering it again does nothing.
@@ -156,11 +175,8 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let published = storage._withUnsafeGuaranteedRef { $0.published }
-        let snapshot = Unmanaged<Snapshot>.fromOpaque(fanout_published_enter(published)!)
-        defer {
-            if fanout_published_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } }
-        }
+        let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
+        defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
             snapshot.entries.withUnsafeBufferPointer { Table.deliver(message, arguments, to: $0, while: shouldContinue) }
         }

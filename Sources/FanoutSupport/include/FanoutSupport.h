@@ -38,42 +38,6 @@ void fanout_registry_lock(void);
 /// Releases the registry's lock.
 void fanout_registry_unlock(void);
 
-// MARK: - The concurrent storage's read path
-//
-// Readers of a `ConcurrentStorage` take no lock: they count themselves in,
-// read the published snapshot, and count themselves out; writers publish a
-// new snapshot and free old ones only when no reader is counted. Out of line,
-// in a C file that SwiftPM builds with the sanitizer's flags, so that
-// ThreadSanitizer sees each atomic operation and the order it gives.
-
-/// The words a concurrent storage's readers and writers share.
-typedef struct fanout_published {
-    /// The readers counted in.
-    uintptr_t readers;
-    /// The published snapshot: an object reference, retained by this word.
-    void *snapshot;
-    /// Nonzero while writers have retired snapshots that are not freed yet.
-    uintptr_t retired;
-} fanout_published;
-
-/// Counts a reader in (sequentially consistent) and returns the published
-/// snapshot (acquire): valid until the matching `fanout_published_exit`.
-void *fanout_published_enter(fanout_published *published);
-
-/// Counts a reader out (sequentially consistent). Returns 1 when it was the
-/// last reader counted and snapshots are waiting to be freed, 0 otherwise.
-int fanout_published_exit(fanout_published *published);
-
-/// Publishes `snapshot` (sequentially consistent) and returns the snapshot it
-/// replaces; marks that snapshots are waiting to be freed.
-void *fanout_published_exchange(fanout_published *published, void *snapshot);
-
-/// Whether no reader is counted (sequentially consistent).
-int fanout_published_is_quiescent(fanout_published *published);
-
-/// Marks that no snapshot is waiting to be freed.
-void fanout_published_clear_retired(fanout_published *published);
-
 // MARK: - Targets being added
 //
 // `add` reads a target's `responds(to:)` before it changes anything, so that
