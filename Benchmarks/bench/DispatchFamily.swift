@@ -113,13 +113,14 @@ enum DispatchFamily: BenchmarkFamily {
         let byID = rows.byID("dispatch")
         // The widths screens have (a few behaviours, the one nearest 4) beside the smallest, 64 and the largest.
         let screen = selection.widths.min { abs($0 - 4) < abs($1 - 4) }
-        let widths = Array(Set(SummaryTable.shownWidths(selection.widths) + (screen.map { [$0] } ?? []))).sorted()
+        let shown = SummaryTable.shownWidths(selection.widths)
+        let widths = Array(Set(shown + (screen.map { [$0] } ?? []))).sorted()
         let names = contenders.filter { name in byID.keys.contains { $0.strategy == name } }
         guard !names.isEmpty else { return [] }
         var timing = SummaryTable(
             title: "ns per delivery (median), every target responding, at widths \(widths.map(String.init).joined(separator: " / ")):",
             header: ["strategy"] + selection.messages.map { "\($0)" })
-        let middle = SummaryTable.shownWidths(selection.widths).dropFirst().first ?? widths[0]
+        let middle = shown.dropFirst().first ?? widths[0]
         var counting = SummaryTable(
             title: "counted per message at width \(middle): mallocs/retains/releases",
             header: ["strategy"] + selection.messages.map { "\($0)" })

@@ -92,8 +92,14 @@ func makeTarget(_ index: Int, responds: Bool) -> any ScrollViewDelegate {
 /// The targets of a fan-out of `width`, of which `responders` respond, spread
 /// evenly (every `width / responders`-th target).
 func makeTargets(width: Int, responders: Int) -> [any ScrollViewDelegate] {
+    makeTargets(width: width, responders: responders, make: makeTarget)
+}
+
+/// The targets `make` makes for a fan-out of `width` of which `responders`
+/// respond, spread evenly: every fan-out of the suite, whatever its protocol.
+func makeTargets<Target>(width: Int, responders: Int, make: (Int, Bool) -> Target) -> [Target] {
     let stride = width / max(responders, 1)
-    return (0..<width).map { makeTarget($0, responds: $0.isMultiple(of: stride) && $0 / stride < responders) }
+    return (0..<width).map { make($0, $0.isMultiple(of: stride) && $0 / stride < responders) }
 }
 
 /// A target that does nothing, for dispatching from several threads at once
@@ -166,8 +172,7 @@ func makeFilledMultiplexer(
 func makeFilledGuideMultiplexer(
     _ strategy: DispatchStrategy, width: Int, responders: Int
 ) -> (multiplexer: any GuideScrollViewDelegate, targets: [any GuideScrollViewDelegate]) {
-    let stride = width / max(responders, 1)
-    let targets = (0..<width).map { makeGuideTarget($0, responds: $0.isMultiple(of: stride) && $0 / stride < responders) }
+    let targets = makeTargets(width: width, responders: responders, make: makeGuideTarget)
     let multiplexer = identity(strategy.makeMultiplexer(for: GuideSchema.self))
     for target in targets { multiplexer.add(target) }
     guard let delegate = multiplexer as? any GuideScrollViewDelegate else { preconditionFailure("no guide glue") }
