@@ -82,6 +82,31 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         storage.responds(to: key)
     }
 
+    /// Called when the set of messages that some registered target responds
+    /// to changes: on `add` and `remove`, when a target bound to an owner
+    /// leaves with it, and when `count` drops weakly held targets found
+    /// gone. A host that reads its delegate's `responds(to:)` once, when the
+    /// delegate is assigned (UIKit's views do), reads it again here. `nil`,
+    /// the default, to be told nothing.
+    ///
+    /// Runs synchronously on the thread that made the change, once the change
+    /// is complete; a change made while a dispatch is in flight is announced
+    /// once, after the outermost dispatch returns. ``ConcurrentMultiplexer``
+    /// announces at once, on the writer's thread. The rules in full:
+    /// `Documentation/Strategies.md`, "Hosts that cache responds-to".
+    public var respondersDidChange: (() -> Void)? {
+        get { announcingStorage.respondersDidChange }
+        set { announcingStorage.respondersDidChange = newValue }
+    }
+
+    /// `storage` as one of Fanout's storages, which `init` checked it is.
+    private var announcingStorage: any MultiplexerStorage {
+        guard let storage = storage as? any MultiplexerStorage else {
+            preconditionFailure("\(Storage.self) is not one of Fanout's storages")
+        }
+        return storage
+    }
+
     /// Sends `message` to each registered target that responds to it, in
     /// registration order, for as long as `shouldContinue` accepts the answers.
     ///

@@ -2,12 +2,23 @@ import Fanout
 
 /// The event source: a model of `UIScrollView` with a single, weak delegate.
 ///
-/// The view sends a message only when `delegate?.responds(to:)` is `true`.
-/// Without a responding delegate, ``scrollToTop()`` proceeds and
-/// ``viewForZooming()`` is `nil`.
+/// As UIKit's views do, the view asks its delegate which messages it
+/// implements once, when the delegate is assigned, keeps the answers, and
+/// sends a message only when its answer was yes; it asks again only when a
+/// delegate is assigned again. Without a responding delegate,
+/// ``scrollToTop()`` proceeds and ``viewForZooming()`` is `nil`.
+///
+/// A multiplexer whose targets change after it was assigned must therefore
+/// be assigned again; ``setDelegate(_:)`` wires that up.
 public final class ScrollView {
-    /// The one object told about scrolling; not retained.
-    public weak var delegate: (any ScrollViewDelegate)?
+    /// The one object told about scrolling; not retained. Assigning it reads
+    /// its ``ScrollViewDelegate/responds(to:)`` for every message, once.
+    public weak var delegate: (any ScrollViewDelegate)? {
+        didSet { cacheResponses() }
+    }
+
+    /// The messages the delegate said it implements when it was assigned.
+    public private(set) var delegateResponds = MessageSet<ScrollViewMessage>()
 
     /// How far the content is scrolled.
     public private(set) var contentOffset: Double = 0
@@ -15,19 +26,25 @@ public final class ScrollView {
     /// Creates a view at offset 0 with no delegate.
     public init() {}
 
+    private func cacheResponses() {
+        guard let delegate else { return delegateResponds = MessageSet() }
+        delegateResponds = MessageSet { delegate.responds(to: $0) }
+    }
+
+    /// The delegate, when it said it implements `message`.
+    private func delegate(for message: ScrollViewMessage) -> (any ScrollViewDelegate)? {
+        delegateResponds.contains(message) ? delegate : nil
+    }
+
     /// Sets ``contentOffset``, then sends `scrollViewDidScroll(_:)`.
     public func scroll(to offset: Double) {
         contentOffset = offset
-        if let delegate, delegate.responds(to: .didScroll) {
-            delegate.scrollViewDidScroll(self)
-        }
+        delegate(for: .didScroll)?.scrollViewDidScroll(self)
     }
 
     /// Sends `scrollViewDidEndDragging(_:willDecelerate:)`.
     public func endDragging(willDecelerate: Bool) {
-        if let delegate, delegate.responds(to: .didEndDragging) {
-            delegate.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
-        }
+        delegate(for: .didEndDragging)?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
     }
 
     /// Asks `scrollViewShouldScrollToTop(_:)`; when allowed, scrolls to 0,
@@ -36,10 +53,7 @@ public final class ScrollView {
     /// - Returns: Whether the view scrolled to the top.
     @discardableResult
     public func scrollToTop() -> Bool {
-        var allowed = true
-        if let delegate, delegate.responds(to: .shouldScrollToTop) {
-            allowed = delegate.scrollViewShouldScrollToTop(self)
-        }
+        let allowed = delegate(for: .shouldScrollToTop)?.scrollViewShouldScrollToTop(self) ?? true
         if allowed { scroll(to: 0) }
         return allowed
     }
@@ -48,7 +62,21 @@ public final class ScrollView {
     ///
     /// - Returns: The view to scale, or `nil`.
     public func viewForZooming() -> AnyObject? {
-        guard let delegate, delegate.responds(to: .viewForZooming) else { return nil }
-        return delegate.viewForZooming(in: self)
+        delegate(for: .viewForZooming)?.viewForZooming(in: self) ?? nil
+    }
+}
+
+extension ScrollView {
+    /// Makes `multiplexer` the delegate, and assigns it again (`nil`, then
+    /// the multiplexer) each time the set of messages its targets respond to
+    /// changes, so that the view's cached answers follow the targets: the
+    /// reset that delegate proxies for UIKit perform.
+    public func setDelegate(_ multiplexer: any ScrollViewMultiplexer) {
+        multiplexer.respondersDidChange = { [weak self, weak multiplexer] in
+            guard let self, let multiplexer, self.delegate === multiplexer else { return }
+            self.delegate = nil
+            self.delegate = multiplexer
+        }
+        delegate = multiplexer
     }
 }

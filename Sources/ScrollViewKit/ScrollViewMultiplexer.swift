@@ -18,6 +18,9 @@ public protocol ScrollViewMultiplexer: ScrollViewDelegate {
     func remove(_ target: any ScrollViewDelegate)
     /// The number of live registered targets.
     var count: Int { get }
+    /// Called when the set of messages some target responds to changes
+    /// (``Multiplexer/respondersDidChange``).
+    var respondersDidChange: (() -> Void)? { get set }
 }
 
 // The glue of Documentation/ReusingForYourProtocol.md, written for the scroll view: one method per message, in

@@ -3,7 +3,7 @@
 /// message's ``ClosureList``; at `remove`, the closures go. They differ only in
 /// where a message's list lives (an array indexed by ordinal, a dictionary
 /// keyed by selector), which ``withSlot(for:_:)`` gives.
-internal protocol ClosureBinding: AnyObject {
+internal protocol ClosureBinding: AnnouncingStorage {
     associatedtype Schema: DelegateSchema
 
     /// The registered targets and the messages each responds to.
@@ -22,6 +22,10 @@ extension ClosureBinding {
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     func bind(_ target: Schema.Target) {
+        announcingChanges { bindNow(target) }
+    }
+
+    private func bindNow(_ target: Schema.Target) {
         confinement.begin(self)
         defer { confinement.end() }
         guard let (id, messages) = RegistrationTable<Schema, Void>.newMember(
@@ -41,6 +45,10 @@ extension ClosureBinding {
     /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
     ///   the number of messages it responded to.
     func unbind(_ target: Schema.Target) {
+        announcingChanges { unbindNow(target) }
+    }
+
+    private func unbindNow(_ target: Schema.Target) {
         confinement.begin(self)
         defer { confinement.end() }
         guard let entry = table.remove(Schema.identity(of: target)) else { return }

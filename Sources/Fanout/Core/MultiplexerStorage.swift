@@ -17,6 +17,13 @@ public protocol MultiplexerStorage: Multiplexing {
     static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
         while shouldContinue: (Result) -> Bool)
+
+    /// Called when the set of messages that some registered target responds
+    /// to changes: a host that reads its delegate's `responds(to:)` once, when
+    /// the delegate is assigned (as UIKit's views do), reads it again here.
+    /// `nil`, the default, to be told nothing. The rules of when and where it
+    /// runs: `Documentation/Strategies.md`, "Hosts that cache responds-to".
+    var respondersDidChange: (() -> Void)? { get set }
 }
 
 extension MultiplexerStorage {
@@ -54,7 +61,12 @@ extension Unmanaged where Instance: ConfinedStorage {
 internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
     associatedtype Registration
     var table: RegistrationTable<Schema, Registration> { get set }
+
+    /// Announces the change made during the dispatches that just ended.
+    func dispatchesEnded()
 }
+
+
 
 /// A dispatch over a pinned table: a call of the storage, and the buffer it
 /// iterates, until ``end()``.
@@ -77,10 +89,14 @@ internal struct PinnedDispatch<Storage: PinnedTableStorage> {
     }
 
     /// Ends the dispatch: unpins the buffer, or frees what it retired, then
-    /// ends the call.
+    /// ends the call. The last dispatch in flight, when the registrations
+    /// changed during it, announces the change (see ``RespondersAnnouncement``).
     @inlinable @inline(__always)
     func end() {
         storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) }
         call.end()
+        if _slowPath(storage._withUnsafeGuaranteedRef { $0.table.changedDuringDispatches }) {
+            storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
+        }
     }
 }

@@ -57,6 +57,19 @@ public protocol Delivering<Schema>: AnyObject {
 }
 
 extension Delivering {
+    /// Whether any registered target responds to the message whose
+    /// Objective-C selector is `selector` (a ``MessageKey`` raw value, such
+    /// as `"scrollViewDidScroll:"`); `false` for a selector the protocol does
+    /// not have. What an `NSObject` set as a delegate answers from
+    /// `responds(to:)`.
+    ///
+    /// - Complexity: O(*s*) for a selector of *s* characters (one hash and one
+    ///   probe), plus ``responds(to:)``.
+    public func responds(toSelector selector: String) -> Bool {
+        guard let key = SchemaInfo<Schema>.shared.key(forSelector: selector) else { return false }
+        return responds(to: key)
+    }
+
     /// Sends a message that has no answer to every responding target.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy

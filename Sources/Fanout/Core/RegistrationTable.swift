@@ -46,6 +46,10 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     private var responderCounts = [Int](repeating: 0, count: Schema.Key.allCases.count)
 
+    /// The messages some registered target responds to, as bits by ordinal
+    /// (bit *i* set when `responderCounts[i] > 0`).
+    internal private(set) var respondingBits: UInt64 = 0
+
     /// An empty table. Every storage makes one first, so the schema's glue is
     /// checked here, once per schema, whether the storage is used by a
     /// ``Multiplexer`` or on its own (see ``SchemaInfo``).
@@ -125,6 +129,11 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         entriesPinned = false
     }
 
+    /// Whether a dispatch over these registrations is in flight: one pinned
+    /// the buffer, or a mutation since retired it (only the outermost
+    /// dispatch's end frees the last retired buffer).
+    internal var isDispatching: Bool { entriesPinned || !retired.isEmpty }
+
     /// Starts a dispatch over the registrations: pins the buffer of
     /// `entries` and returns it, with what ``endDispatch(_:)`` needs.
     ///
@@ -151,6 +160,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// those outside it read an older buffer).
     ///
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    /// When it was the last dispatch in flight and the registrations changed
+    /// during it, it sets ``changedDuringDispatches``.
     @inlinable @inline(__always)
     internal mutating func endDispatch(_ token: DispatchToken) {
         guard !token.wasPinned else { return }
@@ -161,9 +172,17 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
+    /// Set when the last dispatch in flight ends after the registrations
+    /// changed during it; whoever announces the change clears it.
+    @usableFromInline
+    internal var changedDuringDispatches = false
+
+    /// Frees the buffers retired since the dispatch that `count` was taken
+    /// at began.
     @usableFromInline
     internal mutating func releaseRetired(downTo count: Int) {
         retired.removeSubrange(count...)
+        if retired.isEmpty { changedDuringDispatches = true }
     }
 
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
@@ -172,7 +191,13 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         // the set's metadata per test.
         var bits = messages.bits
         while bits != 0 {
-            responderCounts[bits.trailingZeroBitCount] += delta
+            let ordinal = bits.trailingZeroBitCount
+            responderCounts[ordinal] += delta
+            if responderCounts[ordinal] > 0 {
+                respondingBits |= 1 << ordinal
+            } else {
+                respondingBits &= ~(1 << ordinal)
+            }
             bits &= bits &- 1
         }
     }

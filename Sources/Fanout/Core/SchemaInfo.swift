@@ -24,6 +24,18 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// The selectors' ordinals and the messages' forwarders.
     let forwarding: ForwardingTable<Schema>
 
+    /// The keys, by ordinal.
+    let keys: [Schema.Key]
+
+    /// The key whose selector is `selector`, or `nil` when the protocol has
+    /// no such message.
+    ///
+    /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one
+    ///   probe, whatever the number of messages.
+    func key(forSelector selector: String) -> Schema.Key? {
+        forwarding.ordinals.ordinal(of: selector).map { keys[$0] }
+    }
+
     private init() {
         let keys = Array(Schema.Key.allCases)
         let schema = "\(Schema.self)"
@@ -51,6 +63,7 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         }
         messages = listed
         forwarding = ForwardingTable(messages: listed)
+        self.keys = keys
     }
 
     /// `messages` by ordinal, refusing a key left out or listed twice.

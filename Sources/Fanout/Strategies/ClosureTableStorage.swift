@@ -17,7 +17,7 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// respond, so sparse responders cost nothing; the snapshot of a message's
 /// list keeps its closures, and so their targets, alive until the dispatch
 /// ends. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding {
+public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, AnnouncingStorage {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
@@ -29,6 +29,29 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
 
     @usableFromInline
     internal let confinement = ThreadConfinement()
+
+    var respondingBits: UInt64 { table.respondingBits }
+
+    /// The dispatches in flight.
+    @exclusivity(unchecked) @usableFromInline
+    internal var dispatches = DispatchCounter()
+
+    var isDispatching: Bool { dispatches.depth > 0 }
+
+    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
+
+    internal var announcement = RespondersAnnouncement()
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``).
+    public var respondersDidChange: (() -> Void)? {
+        get { announcement.handler }
+        set { announcement.handler = newValue }
+    }
+
+    /// Announces the change made during the dispatches that just ended.
+    @usableFromInline
+    internal func dispatchesEnded() { announceDeferred() }
 
     /// An empty storage.
     public init() {}
@@ -64,7 +87,10 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
         while shouldContinue: (Result) -> Bool
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.slots[message.key.ordinal] }) else { return }
-        ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
+        if let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.slots[message.key.ordinal] }) {
+            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        }
+        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
 }

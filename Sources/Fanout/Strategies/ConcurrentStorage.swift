@@ -56,6 +56,7 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     internal struct Writers: @unchecked Sendable {
         var table = Table()
         var retired: [Unmanaged<Snapshot>] = []
+        var respondersDidChange: (() -> Void)?
     }
 
     internal let state = Mutex(Writers())
@@ -112,13 +113,40 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// changed, publishes them; then frees the retired snapshots if no
     /// dispatch is in flight.
     private func write(_ change: (inout Table) -> Bool) {
-        locked { writers in
-            guard change(&writers.table) else { return }
+        let announce = CallableFromAnyThread(locked { writers -> (() -> Void)? in
+            let before = writers.table.respondingBits
+            guard change(&writers.table) else { return nil }
+            publish(&writers)
+            return writers.table.respondingBits == before ? nil : writers.respondersDidChange
+        })
+        announce.value?()
+    }
+
+    /// Publishes the registrations as a new snapshot and retires the one it
+    /// replaces; the caller holds the lock.
+    private func publish(_ writers: inout Writers) {
+        do {
             let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
             someRetired.store(true, ordering: .sequentiallyConsistent)
             let replaced = published.exchange(snapshot, ordering: .sequentiallyConsistent)
             writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced))
             freeRetired(&writers)
+        }
+    }
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``): on the thread whose `add`
+    /// or `remove` changed it, after the lock is released, at once (a change
+    /// made during a dispatch is not deferred: other threads' dispatches
+    /// overlap without end). Changes on several threads announce
+    /// concurrently and in no set order, so the handler must be safe to call
+    /// from any thread, and should read ``responds(to:)`` afresh rather than
+    /// assume what changed.
+    public var respondersDidChange: (() -> Void)? {
+        get { locked { CallableFromAnyThread($0.respondersDidChange) }.value }
+        set {
+            let handler = CallableFromAnyThread(newValue)
+            locked { $0.respondersDidChange = handler.value }
         }
     }
 

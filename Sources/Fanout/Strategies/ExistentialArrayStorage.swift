@@ -17,7 +17,7 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// message, so sparse responders still cost one mask test per target. The
 /// dispatch's snapshot of the array keeps every target alive until it ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -29,6 +29,30 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
+    internal var announcement = RespondersAnnouncement()
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``).
+    public var respondersDidChange: (() -> Void)? {
+        get { announcement.handler }
+        set { announcement.handler = newValue }
+    }
+
+    /// Announces the change made during the dispatches that just ended.
+    @usableFromInline
+    internal func dispatchesEnded() { announceDeferred() }
+
+    var respondingBits: UInt64 { table.respondingBits }
+
+    /// A dispatch pinned the table's buffer, or a mutation since retired it.
+    var isDispatching: Bool { table.isDispatching }
+
+    /// The table records it: the last dispatch to end after a change sets
+    /// `changedDuringDispatches`.
+    func setAnnouncementDeferred(_ deferred: Bool) {
+        if !deferred { table.changedDuringDispatches = false }
+    }
+
     /// An empty storage.
     public init() {}
 
@@ -36,10 +60,12 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
-        confinement.run(self) {
-            guard let (id, messages) = Table.newMember(
-                target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
-            table.append(target, id: id, messages: messages)
+        announcingChanges {
+            confinement.run(self) {
+                guard let (id, messages) = Table.newMember(
+                    target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+                table.append(target, id: id, messages: messages)
+            }
         }
     }
 
@@ -47,7 +73,7 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     public func remove(_ target: Schema.Target) {
-        confinement.run(self) { table.remove(Schema.identity(of: target)) }
+        announcingChanges { confinement.run(self) { table.remove(Schema.identity(of: target)) } }
     }
 
     /// The number of registered targets.
@@ -73,7 +99,8 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ExistentialArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let dispatch = PinnedDispatch(storage); defer { dispatch.end() }  // the buffer pinned, to the end
+        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
         Table.deliver(message, arguments, to: dispatch.entries, while: shouldContinue)
+        dispatch.end()
     }
 }

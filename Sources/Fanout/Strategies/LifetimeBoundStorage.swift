@@ -48,7 +48,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
@@ -62,6 +62,30 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
 
     /// How many registrations are weak references (targets that are not holders).
     private var weaklyHeld = 0
+
+    internal var announcement = RespondersAnnouncement()
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``).
+    public var respondersDidChange: (() -> Void)? {
+        get { announcement.handler }
+        set { announcement.handler = newValue }
+    }
+
+    /// Announces the change made during the dispatches that just ended.
+    @usableFromInline
+    internal func dispatchesEnded() { announceDeferred() }
+
+    var respondingBits: UInt64 { table.respondingBits }
+
+    /// A dispatch pinned the table's buffer, or a mutation since retired it.
+    var isDispatching: Bool { table.isDispatching }
+
+    /// The table records it: the last dispatch to end after a change sets
+    /// `changedDuringDispatches`.
+    func setAnnouncementDeferred(_ deferred: Bool) {
+        if !deferred { table.changedDuringDispatches = false }
+    }
 
     /// An empty storage.
     public init() {}
@@ -120,6 +144,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     }
 
     private func register(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
+        announcingChanges { registerNow(target, hold: hold, bag: bag) }
+    }
+
+    private func registerNow(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
         confinement.begin(self)
         defer { confinement.end() }
         let id = Schema.identity(of: target)
@@ -150,15 +178,21 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        confinement.run(self) {
-            guard let entry = table.remove(Schema.identity(of: target)) else { return }
-            if entry.value.hold == .weak { weaklyHeld -= 1 }
+        announcingChanges {
+            confinement.run(self) {
+                guard let entry = table.remove(Schema.identity(of: target)) else { return }
+                if entry.value.hold == .weak { weaklyHeld -= 1 }
+            }
         }
     }
 
     /// Ends a registration whose bag is being deallocated: its holder's, or
     /// its owner's.
     private func end(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
+        announcingChanges { endNow(registration, id: id) }
+    }
+
+    private func endNow(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
         confinement.begin(self)
         defer { confinement.end() }
         #if DEBUG
@@ -175,13 +209,15 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     ///
     /// - Complexity: O(1) when every target is bound; O(*n*) otherwise.
     public var count: Int {
-        confinement.run(self) {
-            if weaklyHeld > 0 {
-                let before = table.count
-                table.removeAll(where: \.isDeadWeakReference)
-                weaklyHeld -= before - table.count
+        announcingChanges {
+            confinement.run(self) {
+                if weaklyHeld > 0 {
+                    let before = table.count
+                    table.removeAll(where: \.isDeadWeakReference)
+                    weaklyHeld -= before - table.count
+                }
+                return table.count
             }
-            return table.count
         }
     }
 
@@ -207,8 +243,18 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<LifetimeBoundStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let dispatch = PinnedDispatch(storage); defer { dispatch.end() }  // the buffer pinned, to the end
-        let entries = dispatch.entries
+        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
+        deliver(message, arguments, to: dispatch.entries, while: shouldContinue)
+        dispatch.end()
+    }
+
+    /// Calls every live registration of `entries` that responds to `message`, in order, while `shouldContinue`
+    /// accepts the answers; the caller keeps `entries` alive.
+    @inlinable @inline(__always)
+    internal static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
+        to entries: UnsafeBufferPointer<Table.Entry>, while shouldContinue: (Result) -> Bool
+    ) {
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token

@@ -37,7 +37,7 @@ extension Multiplexer {
 /// Objective-C runtime registers them, so no lookup hashes a selector's
 /// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, AnnouncingStorage {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -71,6 +71,29 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
 
     @usableFromInline
     internal let confinement = ThreadConfinement()
+
+    var respondingBits: UInt64 { table.respondingBits }
+
+    /// The dispatches in flight.
+    @exclusivity(unchecked) @usableFromInline
+    internal var dispatches = DispatchCounter()
+
+    var isDispatching: Bool { dispatches.depth > 0 }
+
+    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
+
+    internal var announcement = RespondersAnnouncement()
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``).
+    public var respondersDidChange: (() -> Void)? {
+        get { announcement.handler }
+        set { announcement.handler = newValue }
+    }
+
+    /// Announces the change made during the dispatches that just ended.
+    @usableFromInline
+    internal func dispatchesEnded() { announceDeferred() }
 
     /// An empty storage.
     public init() {
@@ -122,8 +145,11 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
         while shouldContinue: (Result) -> Bool
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        guard let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.handlers(for: message.key) }) else { return }
-        ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
+        if let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.handlers(for: message.key) }) {
+            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        }
+        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
 
     /// The handlers of the message named `key`, found by its registered selector.
@@ -155,6 +181,8 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
+        dispatches.enter()
+        defer { if dispatches.exit() { dispatchesEnded() } }
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }

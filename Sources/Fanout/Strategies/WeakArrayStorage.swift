@@ -18,7 +18,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// and a release per target on top of the call. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage {
+public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, AnnouncingStorage {
     /// A function that returns the target while it is alive.
     @usableFromInline
     internal typealias WeakReference = () -> Schema.Target?
@@ -31,6 +31,29 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
+    /// The dispatches in flight.
+    @exclusivity(unchecked) @usableFromInline
+    internal var dispatches = DispatchCounter()
+
+    var isDispatching: Bool { dispatches.depth > 0 }
+
+    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
+
+    internal var announcement = RespondersAnnouncement()
+
+    /// Called when the set of messages some target responds to changes
+    /// (``MultiplexerStorage/respondersDidChange``).
+    public var respondersDidChange: (() -> Void)? {
+        get { announcement.handler }
+        set { announcement.handler = newValue }
+    }
+
+    /// Announces the change made during the dispatches that just ended.
+    @usableFromInline
+    internal func dispatchesEnded() { announceDeferred() }
+
+    var respondingBits: UInt64 { table.respondingBits }
+
     /// An empty storage.
     public init() {}
 
@@ -41,6 +64,10 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     ///   already registered, to tell a live duplicate from a dead target whose
     ///   memory a new object reuses.
     public func add(_ target: Schema.Target) {
+        announcingChanges { addNow(target) }
+    }
+
+    private func addNow(_ target: Schema.Target) {
         confinement.run(self) {
             let id = Schema.identity(of: target)
             if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value() == nil }) {
@@ -56,16 +83,18 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        confinement.run(self) { table.remove(Schema.identity(of: target)) }
+        announcingChanges { confinement.run(self) { table.remove(Schema.identity(of: target)) } }
     }
 
     /// The number of live registered targets; drops the dead ones first.
     ///
     /// - Complexity: O(*n*) weak loads.
     public var count: Int {
-        confinement.run(self) {
-            table.removeAll { $0() == nil }
-            return table.count
+        announcingChanges {
+            confinement.run(self) {
+                table.removeAll { $0() == nil }
+                return table.count
+            }
         }
     }
 
@@ -89,11 +118,13 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     ) {
         let sent = MessageSet(message.key)
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
+        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
         // A copy of the array, one retain per message: the other strategies' pinned buffer would make the
         // optimizer retain each weak reference's closure around its call, one retain per delivery.
         for entry in storage._withUnsafeGuaranteedRef({ $0.table.entries }) where entry.messages.intersects(sent) {
             guard let target = entry.value() else { continue }
-            guard shouldContinue(message.invoke(target, arguments)) else { return }
+            guard shouldContinue(message.invoke(target, arguments)) else { break }
         }
+        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
 }
