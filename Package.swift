@@ -3,10 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Fanout",
-    // `ConcurrentMultiplexer` is built on Synchronization's `Mutex` (macOS 15, iOS 18). The rest of the library
-    // would build for earlier releases, but gating `concurrent` by availability has not been compiled for Apple
-    // platforms yet: see Documentation/Platforms.md.
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The oldest releases whose Swift runtime has what the library needs: parameterized protocol types at run time
+    // (`any MessageProtocol<Schema>`, `any Multiplexing<Schema>`: macOS 13, iOS 16). Nothing in the library needs
+    // Synchronization or the Swift 6 runtime; the worked example's `StaticMultiplexer`, a generic type over a
+    // parameter pack, is available from macOS 14 and iOS 17. Declared, not compiled: Documentation/Platforms.md.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Fanout", targets: ["Fanout"]),
         .executable(name: "bench", targets: ["bench"]),

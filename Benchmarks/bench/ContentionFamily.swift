@@ -2,7 +2,6 @@ import Dispatch
 import Fanout
 import Microbench
 import ScrollViewKit
-import Synchronization
 
 /// The `contention` scenario: `ConcurrentMultiplexer` at width 64 dispatching
 /// from 1 or 2 threads, with or without a third thread adding and removing a
@@ -45,18 +44,20 @@ enum ContentionFamily: BenchmarkFamily {
         for _ in 0..<width { multiplexer.add(QuietTarget()) }
         let shared = SharedView()
         return { iterations in
-            let finished = Atomic<Int>(0)
+            // The dispatchers still running: the mutator stops when all are done.
+            let running = DispatchGroup()
+            for _ in 0..<dispatchers { running.enter() }
             let share = max(1, iterations / dispatchers)
             DispatchQueue.concurrentPerform(iterations: dispatchers + (mutating ? 1 : 0)) { worker in
                 if worker < dispatchers {
                     for _ in 0..<share { multiplexer.scrollViewDidScroll(shared.view) }
-                    finished.add(1, ordering: .releasing)
+                    running.leave()
                 } else {
                     repeat {
                         let transient = QuietTarget()
                         multiplexer.add(transient)
                         multiplexer.remove(transient)
-                    } while finished.load(ordering: .acquiring) < dispatchers
+                    } while running.wait(timeout: .now()) == .timedOut
                 }
             }
         }

@@ -68,4 +68,5 @@ struct GuideReceiver: MessageReceiver {
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { delegate.viewForZooming(in: scrollView) }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension StaticMultiplexer: MessageReceiver {}

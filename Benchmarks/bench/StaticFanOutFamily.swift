@@ -24,7 +24,7 @@ enum StaticFanOutFamily: BenchmarkFamily {
                 DispatchFamily.responderCounts(width: width).flatMap {
                     [compositionCase(message, width: width, responders: $0), directCase(message, width: width, responders: $0),
                      genericCase(message, width: width, responders: $0)]
-                } + [packCase(message, width: width)]
+                } + packCases(message, width: width)
             }
         }
     }
@@ -55,6 +55,14 @@ enum StaticFanOutFamily: BenchmarkFamily {
         }
     }
 
+    /// The `parameterPack` case, where the system has the runtime a generic type over a parameter pack needs
+    /// (macOS 14, iOS 17); none before.
+    static func packCases(_ message: ScrollViewMessage, width: Int) -> [BenchmarkCase] {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return [] }
+        return [packCase(message, width: width)]
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     static func packCase(_ message: ScrollViewMessage, width: Int) -> BenchmarkCase {
         BenchmarkCase(DispatchFamily.id("parameterPack", message, width: width, responders: width), deliveriesPerOperation: width) {
             let a = { TallyTarget(responds: true) }, b = { OffsetTarget(responds: true) }

@@ -32,7 +32,14 @@ public func identity<T>(_ value: T) -> T {
 /// `dmb ish`, a barrier with a cost of its own in every timed message. (It
 /// was a call to an opaque C function: two calls and a jump per message,
 /// which the floor it is compared with does not pay.)
+///
+/// Where Synchronization's fence is not available (before macOS 15 and
+/// iOS 18), an opaque C call stands in for it.
 @inlinable @inline(__always)
 public func clobberMemory() {
-    atomicMemoryFence(ordering: .acquiringAndReleasing)
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        atomicMemoryFence(ordering: .acquiringAndReleasing)
+    } else {
+        microbench_escape(nil)
+    }
 }

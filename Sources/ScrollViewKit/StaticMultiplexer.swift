@@ -14,6 +14,10 @@ import Fanout
 /// It is not a ``ScrollViewDelegate`` itself (the protocol is class-bound and
 /// this is a value); call it from one. All targets are sent every message:
 /// `responds(to:)` is a run-time question a static fan-out does not ask.
+///
+/// A generic type over a parameter pack needs the Swift 5.9 runtime (macOS 14,
+/// iOS 17), hence its availability; nothing in the `Fanout` library uses one.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public struct StaticMultiplexer<each Target: ScrollViewDelegate> {
     @usableFromInline
     internal let targets: (repeat each Target)

@@ -1,16 +1,29 @@
 import Dispatch
 import Fanout
 import ScrollViewKit
-import Synchronization
+import Foundation
 import Testing
 
 /// A target safe to call from several threads: it counts deliveries atomically.
 final class AtomicCounter: ScrollViewDelegate, Sendable {
-    let deliveries = Atomic<Int>(0)
+    let deliveries = SharedCount()
 
     func scrollViewDidScroll(_ scrollView: ScrollView) {
-        deliveries.add(1, ordering: .relaxed)
+        deliveries.add(1)
     }
+}
+
+/// A count shared between threads, under a lock (Foundation's: the tests,
+/// like the library, use nothing that needs macOS 15 or iOS 18).
+final class SharedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    init() {}
+
+    func add(_ value: Int) { lock.withLock { count += value } }
+
+    var value: Int { lock.withLock { count } }
 }
 
 /// Runs `body` for indices `0 ..< count` on that many threads at once.
@@ -43,15 +56,15 @@ struct ConcurrentStressTests {
     /// `forward` finds the selector.
     @Test("multiplexers of one schema made and forwarded to on several threads at once")
     func forwardingTableFromThreads() {
-        let forwarded = Atomic<Int>(0)
+        let forwarded = SharedCount()
         onThreads(4) { _ in
             for _ in 0..<50 {
                 // No target: `forward` finds the selector and answers with no answers.
                 let answers = try? SelectorDictionaryMultiplexer<PingSchema>().forward("ping", arguments: [])
-                if answers?.isEmpty == true { forwarded.add(1, ordering: .relaxed) }
+                if answers?.isEmpty == true { forwarded.add(1) }
             }
         }
-        #expect(forwarded.load(ordering: .relaxed) == 200)
+        #expect(forwarded.value == 200)
     }
 
     @Test("2 dispatching and 2 mutating threads, 100 000 messages: permanent targets get every message once")
@@ -61,12 +74,12 @@ struct ConcurrentStressTests {
         for target in permanent { multiplexer.add(target) }
         let messagesPerThread = 50_000
         let shared = SharedView()
-        let dispatchersDone = Atomic<Int>(0)
-        let mutations = Atomic<Int>(0)
+        let dispatchersDone = SharedCount()
+        let mutations = SharedCount()
         onThreads(4) { thread in
             if thread < 2 {
                 for _ in 0..<messagesPerThread { multiplexer.scrollViewDidScroll(shared.view) }
-                dispatchersDone.add(1, ordering: .releasing)
+                dispatchersDone.add(1)
             } else {
                 // Churn: add and remove transient targets until both dispatchers finish.
                 repeat {
@@ -74,15 +87,15 @@ struct ConcurrentStressTests {
                     for target in transient { multiplexer.add(target) }
                     _ = multiplexer.count
                     for target in transient { multiplexer.remove(target) }
-                    mutations.add(1, ordering: .relaxed)
-                } while dispatchersDone.load(ordering: .acquiring) < 2
+                    mutations.add(1)
+                } while dispatchersDone.value < 2
             }
         }
         for target in permanent {
-            #expect(target.deliveries.load(ordering: .relaxed) == 2 * messagesPerThread)
+            #expect(target.deliveries.value == 2 * messagesPerThread)
         }
         #expect(multiplexer.count == permanent.count)
-        #expect(mutations.load(ordering: .relaxed) > 0)
+        #expect(mutations.value > 0)
     }
 
     @Test("dispatching from several threads while a callback mutates the multiplexer")
@@ -96,7 +109,7 @@ struct ConcurrentStressTests {
         onThreads(2) { _ in
             for _ in 0..<10_000 { multiplexer.scrollViewDidScroll(shared.view) }
         }
-        #expect(counter.deliveries.load(ordering: .relaxed) == 20_000)
+        #expect(counter.deliveries.value == 20_000)
         #expect(multiplexer.count == 2)
         multiplexer.remove(churn)  // the churning target holds the multiplexer: break the cycle
     }

@@ -57,3 +57,21 @@ internal struct ArgumentList {
         return value
     }
 }
+
+extension ForwardingError {
+    /// `body`'s result, or the ``ForwardingError`` it threw: the bridge from
+    /// Fanout's closures, whose function types throw untyped errors (see
+    /// ``MessageForwarder``), to its typed-throws API.
+    ///
+    /// - Precondition: `body` throws nothing but a ``ForwardingError``.
+    @inlinable
+    internal static func only<Value>(_ body: () throws -> Value) throws(ForwardingError) -> Value {
+        do {
+            return try body()
+        } catch let error as ForwardingError {
+            throw error
+        } catch {
+            preconditionFailure("a forwarder threw \(type(of: error)), not a ForwardingError")
+        }
+    }
+}

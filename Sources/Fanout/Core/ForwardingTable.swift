@@ -54,7 +54,7 @@ internal final class Forwarder {
 
     private func call(_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) -> ForwardingError? {
         do throws(ForwardingError) {
-            try body(arguments, handlers, &answers)
+            try ForwardingError.only { try body(arguments, handlers, &answers) }
             return nil
         } catch {
             return error

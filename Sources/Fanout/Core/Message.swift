@@ -38,15 +38,20 @@ public protocol MessageProtocol<Schema> {
 /// Forwards one message: unpacks `arguments`, calls the handlers a strategy
 /// bound for the message (`handlers`, opaque to callers), and replaces the
 /// contents of `answers` with their answers. See ``MessageProtocol/forwarder``.
+///
+/// It throws only ``ForwardingError``. The function type does not say so
+/// (`throws`, not `throws(ForwardingError)`): the metadata of a function type
+/// with a typed error needs the Swift 6 runtime (macOS 15, iOS 18), which
+/// would raise the library's deployment floor.
 public typealias MessageForwarder =
-    (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws(ForwardingError) -> Void
+    (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
 
 extension MessageProtocol {
     /// The general forwarder, for conformances other than ``Message`` (which
     /// forwards through code specialized for its types): each answer is cast
     /// at run time to see whether it is an optional to unwrap.
     public var forwarder: MessageForwarder {
-        { arguments, handlers, answers throws(ForwardingError) in
+        { arguments, handlers, answers in
             ClosureList.forward(try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
         }
     }
@@ -88,7 +93,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     internal let body: (Schema.Target, Arguments) -> Result
 
     @usableFromInline
-    internal let unpacker: (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments
+    internal let unpacker: (_ arguments: [Any], _ selector: String) throws -> Arguments
 
     /// Makes the closure that sends the message to one target. Created with
     /// the descriptor, where its types are concrete, so that the closures a
@@ -105,7 +110,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// unpacker and the selector at every message.
     @usableFromInline
     internal let forwarderMaker: (
-        _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         _ selector: String
     ) -> MessageForwarder
 
@@ -123,9 +128,9 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
-        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         forwarderMaker: @escaping (
-            _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+            _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
             _ selector: String
         ) -> MessageForwarder
     ) {
@@ -145,11 +150,11 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
-        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws(ForwardingError) -> Arguments,
+        unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         boxing: Boxing.Type
     ) where Boxing.Answer == Result {
         self.init(key: key, body: body, binder: binder, unpacker: unpacker) { unpacker, selector in
-            { arguments, handlers, answers throws(ForwardingError) in
+            { arguments, handlers, answers in
                 ClosureList.forward(
                     try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box,
                     boxedType: Boxing.Boxed.self)
@@ -209,7 +214,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// - Complexity: O(*a*), where *a* is the number of arguments.
     @inlinable
     public func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments {
-        try unpacker(arguments, key.rawValue)
+        try ForwardingError.only { try unpacker(arguments, key.rawValue) }
     }
 }
 
@@ -269,7 +274,7 @@ extension Message {
     ) where Arguments == Void, Boxing.Answer == Result {
         self.init(
             key: key, body: { target, _ in body(target) }, binder: { target in { _ in body(target) } },
-            unpacker: { arguments, selector throws(ForwardingError) in
+            unpacker: { arguments, selector in
                 _ = try ArgumentList(arguments, selector: selector, count: 0) { [] }
             }, boxing: boxing)
     }
@@ -284,7 +289,7 @@ extension Message {
         self.init(
             key: key, body: { target, arguments in body(target, arguments) },
             binder: { target in { arguments in body(target, arguments) } },
-            unpacker: { arguments, selector throws(ForwardingError) in
+            unpacker: { arguments, selector in
                 let list = try ArgumentList(arguments, selector: selector, count: 1) { [Arguments.self] }
                 return try list.value(at: 0, as: Arguments.self)
             }, boxing: boxing)
@@ -297,7 +302,7 @@ extension Message {
         self.init(
             key: key, body: { target, arguments in body(target, arguments.0, arguments.1) },
             binder: { target in { arguments in body(target, arguments.0, arguments.1) } },
-            unpacker: { arguments, selector throws(ForwardingError) in
+            unpacker: { arguments, selector in
                 let list = try ArgumentList(arguments, selector: selector, count: 2) { [A.self, B.self] }
                 return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
             }, boxing: boxing)

@@ -1,5 +1,4 @@
 import FanoutSupport
-import Synchronization
 
 /// A multiplexer that may be used from many threads at once: dispatch from
 /// several threads while others add and remove targets.
@@ -33,7 +32,7 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// freed the first time none is in flight.
 ///
 /// The storage's own state is shared under the lock or through its three
-/// atomic words (`readers`, `published`, `someRetired`). The targets are called from
+/// atomic words (`fanout_published` in `FanoutSupport`). The targets are called from
 /// whichever thread dispatches, so they must be safe to call concurrently
 /// themselves.
 ///
@@ -59,54 +58,55 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
         var respondersDidChange: (() -> Void)?
     }
 
-    internal let state = Mutex(Writers())
+    /// The writers' state; read and written only under `lock`.
+    private var writers = Writers()
 
-    /// The readers counted in.
-    @usableFromInline
-    internal let readers = Atomic<Int>(0)
+    /// The writers' lock (`FanoutSupport`: a pthread mutex, which needs no
+    /// availability check on any platform).
+    private let lock = fanout_lock_create()
 
-    /// The published snapshot, retained once by this word.
+    /// The words readers and writers share (the readers' count, the
+    /// published snapshot, which that word retains once, and whether a
+    /// replaced snapshot waits), changed only atomically, by `FanoutSupport`,
+    /// at an address of their own.
     @usableFromInline
-    internal let published: Atomic<UnsafeMutableRawPointer>
-
-    /// Whether any snapshot is retired and not yet freed.
-    @usableFromInline
-    internal let someRetired = Atomic<Bool>(false)
+    internal let published: UnsafeMutablePointer<fanout_published>
 
     /// An empty storage.
     public init() {
-        published = Atomic(Unmanaged.passRetained(Snapshot([])).toOpaque())
+        published = .allocate(capacity: 1)
+        published.initialize(to: fanout_published(
+            readers: 0, snapshot: Unmanaged.passRetained(Snapshot([])).toOpaque(), some_retired: 0))
     }
 
     deinit {
         // No dispatch is in flight: each holds the storage for its duration.
-        Unmanaged<Snapshot>.fromOpaque(published.load(ordering: .sequentiallyConsistent)).release()
-        state.withLock { writers in
-            for snapshot in writers.retired { snapshot.release() }
-        }
+        Unmanaged<Snapshot>.fromOpaque(published.pointee.snapshot.unsafelyUnwrapped).release()
+        for snapshot in writers.retired { snapshot.release() }
+        published.deallocate()
+        fanout_lock_destroy(lock)
     }
 
     /// Counts a reader in and returns the published snapshot, valid until
     /// the matching ``exitReader()``.
     @inlinable @inline(__always)
     internal func enterReader() -> Unmanaged<Snapshot> {
-        readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        return Unmanaged.fromOpaque(published.load(ordering: .sequentiallyConsistent))
+        Unmanaged.fromOpaque(fanout_reader_enter(published).unsafelyUnwrapped)
     }
 
     /// Counts a reader out; the last one out frees the retired snapshots.
     @inlinable @inline(__always)
     internal func exitReader() {
-        if readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
-           someRetired.load(ordering: .sequentiallyConsistent) {
+        if fanout_reader_exit(published) != 0 {
             readersLeft()
         }
     }
 
-    /// Runs `body` under the lock, annotated for ThreadSanitizer (see
-    /// `FanoutSupport.h`; the annotations compile to nothing otherwise).
-    internal func locked<Value>(_ body: (inout sending Writers) -> sending Value) -> sending Value {
-        state.withAnnotatedLock(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), body)
+    /// Runs `body` on the writers' state, under the lock.
+    internal func locked<Value>(_ body: (inout Writers) -> Value) -> Value {
+        fanout_lock_lock(lock)
+        defer { fanout_lock_unlock(lock) }
+        return body(&writers)
     }
 
     /// Changes the registrations with `change` and, when it says they
@@ -127,9 +127,8 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     private func publish(_ writers: inout Writers) {
         do {
             let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
-            someRetired.store(true, ordering: .sequentiallyConsistent)
-            let replaced = published.exchange(snapshot, ordering: .sequentiallyConsistent)
-            writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced))
+            let replaced = fanout_publish(published, snapshot)
+            writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced.unsafelyUnwrapped))
             freeRetired(&writers)
         }
     }
@@ -153,8 +152,7 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// Frees the retired snapshots when no reader is counted; the caller
     /// holds the lock, so no snapshot is retired meanwhile.
     private func freeRetired(_ writers: inout Writers) {
-        guard !writers.retired.isEmpty, readers.load(ordering: .sequentiallyConsistent) == 0 else { return }
-        someRetired.store(false, ordering: .sequentiallyConsistent)
+        guard !writers.retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return }
         for snapshot in writers.retired { snapshot.release() }
         writers.retired.removeAll()
     }

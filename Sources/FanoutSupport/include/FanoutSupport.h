@@ -1,29 +1,62 @@
 #ifndef FANOUT_SUPPORT_H
 #define FANOUT_SUPPORT_H
 
-// The few things the Fanout library needs from C: ThreadSanitizer
-// annotations, a thread-local record of the targets being added, and the
-// debug-build check that a single-threaded multiplexer is used from one thread
-// at a time.
+// The few things the Fanout library needs from C: the concurrent storage's
+// lock and atomics, the schema registry's lock, a thread-local record of the
+// targets being added, and the debug-build check that a single-threaded
+// multiplexer is used from one thread at a time.
 
 #include <stdint.h>
 
-// MARK: - ThreadSanitizer annotations
+// MARK: - The concurrent storage's lock and published snapshot
 //
-// Swift's `Mutex` (Synchronization) waits on a futex in a library that is not
-// built with ThreadSanitizer, so ThreadSanitizer cannot see that it orders
-// the critical sections it protects and reports false races between them.
-// Fanout annotates each critical section: an acquire on entry and a release
-// on exit, on an address unique to the lock.
+// `ConcurrentMultiplexer` needs a lock for its writers and three words shared
+// with its readers, changed atomically. Both come from C, not from Swift's
+// Synchronization module, whose `Mutex` and `Atomic` need macOS 15 and
+// iOS 18: with these, Fanout builds for the releases Swift concurrency
+// back-deploys to. The lock is a pthread mutex and the words are changed with
+// C11 atomic builtins (sequentially consistent), compiled in this target, so
+// that ThreadSanitizer sees both without annotations.
 
-/// Marks the start of a critical section guarded by the lock at `address`.
-/// Compiled out of line, in a C file that SwiftPM builds with the sanitizer's
-/// flags (a function inline in this header would not see them); outside
-/// ThreadSanitizer builds it returns at once.
-void fanout_sanitizer_acquire(const void *address);
+/// A lock, allocated by `fanout_lock_create`.
+typedef struct fanout_lock fanout_lock;
 
-/// Marks the end of a critical section guarded by the lock at `address`.
-void fanout_sanitizer_release(const void *address);
+/// A new, unlocked lock.
+fanout_lock *fanout_lock_create(void);
+
+/// Frees an unlocked `lock`.
+void fanout_lock_destroy(fanout_lock *lock);
+
+/// Takes `lock`, waiting for it.
+void fanout_lock_lock(fanout_lock *lock);
+
+/// Releases `lock`, which the calling thread holds.
+void fanout_lock_unlock(fanout_lock *lock);
+
+/// What the readers and the writers of a concurrent storage share.
+typedef struct fanout_published {
+    /// The readers counted in.
+    intptr_t readers;
+    /// The published snapshot.
+    void *snapshot;
+    /// 1 while a replaced snapshot waits to be freed, else 0.
+    intptr_t some_retired;
+} fanout_published;
+
+/// Counts a reader in and returns the published snapshot.
+void *fanout_reader_enter(fanout_published *published);
+
+/// Counts a reader out; returns 1 when it was the last and a replaced snapshot
+/// waits to be freed, else 0.
+int fanout_reader_exit(fanout_published *published);
+
+/// Publishes `snapshot`, marks a snapshot as waiting, and returns the one it
+/// replaced.
+void *fanout_publish(fanout_published *published, void *snapshot);
+
+/// When no reader is counted in, clears the waiting mark and returns 1: the
+/// caller, holding the writers' lock, frees the replaced snapshots. Else 0.
+int fanout_begin_reclaim(fanout_published *published);
 
 // MARK: - The schema registry's lock
 //
