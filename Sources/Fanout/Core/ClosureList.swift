@@ -188,7 +188,8 @@ internal enum ReusedAnswers {
     internal static func initialize<Answer, Boxed>(
         _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type
     ) {
-        guard Answer.self == Boxed.self && _isPOD(Answer.self) && ExistentialLayout.storesInline(Answer.self) else {
+        guard ExistentialLayout.isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
+            && ExistentialLayout.storesInline(Answer.self) else {
             return slot.initialize(to: box(answer))
         }
         let raw = UnsafeMutableRawPointer(slot)

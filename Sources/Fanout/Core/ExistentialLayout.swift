@@ -10,10 +10,12 @@ internal enum ExistentialLayout {
     @usableFromInline
     internal static let metadataOffset = 3 * MemoryLayout<UnsafeRawPointer>.size
 
-    /// Whether `Any` and `Any?` are laid out as described above.
+    /// Whether `Any` and `Any?` are laid out as described above: `false`
+    /// without probing where the layout fast paths are off (``Portability``).
     @usableFromInline
     internal static let isKnown: Bool = {
-        guard MemoryLayout<Any>.size == metadataOffset + MemoryLayout<UnsafeRawPointer>.size,
+        guard Portability.usesLayoutFastPaths,
+              MemoryLayout<Any>.size == metadataOffset + MemoryLayout<UnsafeRawPointer>.size,
               MemoryLayout<Any?>.size == MemoryLayout<Any>.size,
               MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride else { return false }
         let word = 0x5eed_f00d, object = Marker()

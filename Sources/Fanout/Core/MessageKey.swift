@@ -42,6 +42,13 @@ extension MessageKey {
     @inlinable
     public var ordinal: Int {
         @inline(__always) get {
+            // An enumeration without payloads stores the index of its case in
+            // declaration order, in one byte for 2 to 256 cases: the Swift ABI
+            // on every platform (docs/ABI/TypeLayout.rst), and checked once per
+            // schema, in every build (`SchemaInfo`), so a key laid out any
+            // other way is refused, never misread. Not a portable-path switch
+            // (Documentation/Portability.md): the search would cost a thousand
+            // instructions and an allocation per message.
             if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 {
                 return Int(unsafeBitCast(self, to: UInt8.self))
             }

@@ -45,6 +45,13 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     @usableFromInline
     internal let words: UnsafeMutablePointer<UInt64>
 
+    /// The portable path's copy of the elements (``Portability``): a buffer
+    /// of their own, where ``storage`` points; `nil` where the fast path
+    /// reads them from the object at a fixed offset. Written in `init`,
+    /// freed in `deinit`.
+    @usableFromInline
+    internal let portableStorage: UnsafeMutablePointer<Elements>?
+
     /// Per message ordinal, the delivery specialized for `Elements` (a
     /// ``StaticDelivery``), when the schema visits its messages.
     @usableFromInline
@@ -65,6 +72,8 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// debug builds, in `init`, against the property read as a value.
     @inlinable @inline(__always)
     internal var storage: UnsafePointer<Elements> {
+        // The portable path: a buffer of the group's own, one load away.
+        guard Portability.usesLayoutFastPaths else { return UnsafePointer(portableStorage.unsafelyUnwrapped) }
         let properties = _getUnsafePointerToStoredProperties(self)
         // A constant once specialized: for an alignment of a word or less, the
         // offset needs no rounding (and no instruction to round it).
@@ -82,6 +91,13 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
         SchemaInfo<Schema>.check()
         let keys = Schema.Key.allCases
         storedElements = elements
+        if Portability.usesLayoutFastPaths {
+            portableStorage = nil
+        } else {
+            let buffer = UnsafeMutablePointer<Elements>.allocate(capacity: 1)
+            buffer.initialize(to: elements)
+            portableStorage = buffer
+        }
         words = .allocate(capacity: keys.count)
         var builder = StaticDeliveryTable<Elements>()
         Schema.visitMessages(&builder)
@@ -96,6 +112,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
 
     deinit {
         words.deallocate()
+        portableStorage?.deinitialize(count: 1).deallocate()
     }
 
     /// The word of a message that every element is sent, for a group of at

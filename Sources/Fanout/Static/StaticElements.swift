@@ -281,7 +281,12 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// access scope.
     @inlinable @inline(__always)
     internal static func prefix(at pair: UnsafePointer<Self>) -> UnsafePointer<Prefix> {
-        UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
+        guard Portability.usesLayoutFastPaths else {
+            // The portable path: the property's offset, from its key path.
+            return UnsafeRawPointer(pair).advanced(by: MemoryLayout<Self>.offset(of: \Self.storedPrefix)!)
+                .assumingMemoryBound(to: Prefix.self)
+        }
+        return UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
     }
 
     /// The element of the pair at `pair` as an unowned reference: a plain
