@@ -40,6 +40,32 @@ struct ColdTests {
         #expect(tally.evictions == 7 && tally.operations == 7)
     }
 
+    @Test("the cache-miss pass sweeps the caches and zeroes the counts before every measured operation")
+    func missPassSweepsFirst() {
+        // The order of the pass's effects, recorded: a pass that skipped the sweep (or ran it after zeroing, so
+        // that the sweep's own misses were counted) would measure a warm operation, or the sweep.
+        final class Trace: @unchecked Sendable { var events: [String] = [] }
+        let trace = Trace()
+        let id = CaseID(benchmark: "cold", strategy: "probe", message: "m", width: 1, responders: 1)
+        let cold = BenchmarkCase(cold: id, deliveriesPerOperation: 1, samples: 1) {
+            ColdBody(evict: {}, operation: { trace.events.append("operation") })
+        }
+        let pass = CacheMissPass()
+        pass.run([cold], sweep: { trace.events.append("sweep") }, zero: { trace.events.append("zero") },
+                 dump: { trace.events.append("dump \($0)") })
+        let measured = pass.labels(of: cold.name).flatMap { ["sweep", "zero", "operation", "dump \($0)"] }
+        #expect(trace.events == ["operation"] + measured)
+    }
+
+    @Test("a cold operation's misses are the last-level read and write misses")
+    func missesCountWrites() {
+        // A write to a line not in the cache misses as a read does (a new stack frame, a stored field): a pass that
+        // counted read misses only would report 3 here.
+        let events: [String: UInt64] = ["DLmr": 3, "DLmw": 2, "D1mr": 40, "D1mw": 9, "Ir": 1_000]
+        #expect(CacheMissPass.lastLevelMisses(events) == 5)
+        #expect(CacheMissPass.lastLevelMisses(["DLmr": 4]) == 4)
+    }
+
     @Test("the clock's own cost is measured and small")
     func clockCost() {
         let cost = Runner.clockCost()

@@ -39,18 +39,34 @@ public struct CacheMissPass: Sendable {
     /// The child's side, run under callgrind: every cold case of `cases`.
     public func run(_ cases: [BenchmarkCase]) {
         let sweep = LastLevelSweep(bytes: 2 * Self.lastLevelBytes)
+        run(cases, sweep: sweep.run, zero: Callgrind.zero, dump: Callgrind.dump)
+    }
+
+    /// ``run(_:)`` with its three effects given: what tests observe. Each
+    /// measured operation follows a sweep that empties the caches and a
+    /// zeroing of the counts, and precedes a dump under its label; the case's
+    /// first operation, which builds what later ones find (type metadata,
+    /// lazily made tables), is run once before, unmeasured.
+    public func run(_ cases: [BenchmarkCase], sweep: () -> Void, zero: () -> Void, dump: (String) -> Void) {
         for benchmarkCase in cases {
             guard let setUp = benchmarkCase.coldSetUp else { continue }
             let labels = labels(of: benchmarkCase.name)
             let body = setUp()
             body.operation()
             for label in labels {
-                sweep.run()
-                Callgrind.zero()
+                sweep()
+                zero()
                 body.operation()
-                Callgrind.dump(label)
+                dump(label)
             }
         }
+    }
+
+    /// The lines an operation missed in the last-level cache, from one dump's
+    /// events: reads and writes (`DLmr + DLmw`). A line first written, as a
+    /// new stack frame or a freshly stored field, is a miss too.
+    public static func lastLevelMisses(_ events: [String: UInt64]) -> UInt64 {
+        (events["DLmr"] ?? 0) + (events["DLmw"] ?? 0)
     }
 
     /// The parent's side: runs this executable with `arguments` (which make it
@@ -64,7 +80,7 @@ public struct CacheMissPass: Sendable {
                 for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix("callgrind.out") {
                     let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
                     guard let (label, events) = try Callgrind.parseEvents(text, file: name) else { continue }
-                    misses[label] = (events["DLmr"] ?? 0) + (events["DLmw"] ?? 0)
+                    misses[label] = Self.lastLevelMisses(events)
                 }
             } catch {
                 throw .init(description: "cannot read callgrind's dumps: \(error)")
