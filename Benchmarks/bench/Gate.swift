@@ -54,6 +54,9 @@ enum Gate {
         // Registration: a multiplexer built with 16 targets and torn down, per strategy (registration once became
         // 5x slower unseen while only dispatch was gated).
         cases += DispatchStrategy.allCases.map { SetupFamily.setUpCase($0, width: 16, removing: true) }
+        cases += DispatchStrategy.allCases.flatMap { strategy in
+            [false, true].map { SetupFamily.mutationCase(strategy, width: 16, inDispatch: $0) }
+        }
         return cases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }
     }
 

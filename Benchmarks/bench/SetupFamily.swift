@@ -14,6 +14,7 @@ enum SetupFamily: BenchmarkFamily {
             selection.widths.flatMap { width in
                 [false, true].map { removing in setUpCase(strategy, width: width, removing: removing) }
             }
+                + (selection.widths.contains(16) ? [false, true].map { mutationCase(strategy, width: 16, inDispatch: $0) } : [])
         }
     }
 
@@ -34,6 +35,38 @@ enum SetupFamily: BenchmarkFamily {
         }
     }
 
+    /// `setup/<strategy>/mutateInDispatch/16/16` and `…/mutateOutside/16/16`: a dispatch of `didScroll` to
+    /// `width` targets, with one add and one remove of a further target either made by the first target's
+    /// callback, during the dispatch, or made before it. The difference is what a mutation during a dispatch
+    /// costs over the same mutation outside one: the single-threaded strategies retire the buffer the dispatch
+    /// iterates (`existentialArray`, `lifetimeBound`: a copy of the registrations, freed when the dispatch ends)
+    /// or copy the list the dispatch holds (the closure strategies), and announce the change after it.
+    static func mutationCase(_ strategy: DispatchStrategy, width: Int, inDispatch: Bool) -> BenchmarkCase {
+        let id = CaseID(
+            benchmark: "setup", strategy: strategy.rawValue, message: inDispatch ? "mutateInDispatch" : "mutateOutside",
+            width: width, responders: width)
+        return BenchmarkCase(id, deliveriesPerOperation: width) {
+            let multiplexer = strategy.makeMultiplexer()
+            let mutator = MutatingTarget(), transient = QuietTarget()
+            var targets = makeTargets(width: width - 1, responders: width - 1)
+            targets.insert(mutator, at: 0)
+            for target in targets { multiplexer.add(target) }
+            let mutate = { [unowned multiplexer] in
+                multiplexer.add(transient)
+                multiplexer.remove(transient)
+            }
+            let view = ScrollView()
+            if inDispatch { mutator.onScroll = mutate }
+            return { iterations in
+                for _ in 0..<iterations {
+                    if !inDispatch { mutate() }
+                    multiplexer.scrollViewDidScroll(view)
+                }
+                withExtendedLifetime((targets, transient)) {}
+            }
+        }
+    }
+
     static let charts = [ChartSpec(file: "setup-cost", kind: "setup", title: "Setup cost per target", parameters: ["benchmark": "setup"])]
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
@@ -42,4 +75,11 @@ enum SetupFamily: BenchmarkFamily {
             .map { "\($0.strategy) \(SummaryTable.nanoseconds($0.nanosecondsPerDelivery))" }
         return cells.isEmpty ? [] : ["setup, ns per add at \(width) targets: " + cells.joined(separator: ", ")]
     }
+}
+
+/// A target whose `scrollViewDidScroll` runs `onScroll`: the mutation of a `mutateInDispatch` case.
+final class MutatingTarget: ScrollViewDelegate {
+    var onScroll: () -> Void = {}
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) { onScroll() }
 }

@@ -30,6 +30,9 @@ void fanout_lock_destroy(fanout_lock *lock);
 /// Takes `lock`, waiting for it.
 void fanout_lock_lock(fanout_lock *lock);
 
+/// Takes `lock` if no thread holds it, and returns 1; else returns 0 at once.
+int fanout_lock_try(fanout_lock *lock);
+
 /// Releases `lock`, which the calling thread holds.
 void fanout_lock_unlock(fanout_lock *lock);
 
@@ -43,6 +46,14 @@ typedef struct fanout_published {
     intptr_t some_retired;
 } fanout_published;
 
+/// A new `fanout_published` holding `snapshot`, with no reader, alone on its
+/// cache lines (aligned and padded to 128 bytes), so that no other data's
+/// writes move the lines every dispatch reads and writes.
+fanout_published *fanout_published_create(void *snapshot);
+
+/// Frees `published`.
+void fanout_published_destroy(fanout_published *published);
+
 /// Counts a reader in and returns the published snapshot.
 void *fanout_reader_enter(fanout_published *published);
 
@@ -53,6 +64,9 @@ int fanout_reader_exit(fanout_published *published);
 /// Publishes `snapshot`, marks a snapshot as waiting, and returns the one it
 /// replaced.
 void *fanout_publish(fanout_published *published, void *snapshot);
+
+/// 1 when no reader is counted in and a replaced snapshot waits, else 0.
+int fanout_reclaim_pending(fanout_published *published);
 
 /// When no reader is counted in, clears the waiting mark and returns 1: the
 /// caller, holding the writers' lock, frees the replaced snapshots. Else 0.
