@@ -26,7 +26,7 @@ public protocol MessageProtocol<Schema> {
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
 
     /// The function that forwards this message as
-    /// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does: it unpacks
+    /// ``Multiplexer/forward(_:arguments:)`` does: it unpacks
     /// the arguments and sends the message to every handler the strategy
     /// bound for it, in order, and makes `answers` (whose storage it may
     /// reuse) one answer per handler (an optional answer that is `nil` reads
@@ -102,8 +102,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
     /// Makes `forward`'s whole delivery from the unpacker and the selector:
-    /// a closure that unpacks the arguments and calls the closures of a
-    /// ``ClosureList`` of this signature, boxing the answers. It captures
+    /// a closure that unpacks the arguments and calls the closures a closure
+    /// strategy bound for the message, boxing the answers. It captures
     /// nothing, so a descriptor allocates nothing: a descriptor made per
     /// message (a computed `static var`) and kept alive by a path the
     /// optimizer cannot delete would otherwise allocate a box for the
@@ -114,8 +114,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         _ selector: String
     ) -> MessageForwarder
 
-    /// Unpacks the arguments and calls the closures of a ``ClosureList`` of
-    /// this signature, boxing the answers: `forward`'s whole delivery, made
+    /// Unpacks the arguments and calls the closures a closure strategy bound
+    /// for the message, boxing the answers: `forward`'s whole delivery, made
     /// where the descriptor's types are concrete, so that it runs specialized
     /// code as the typed dispatch does.
     ///

@@ -1,9 +1,11 @@
 /// A multiplexer for any delegate protocol described by a ``DelegateSchema``:
 /// the generic interface that every dispatch strategy implements.
 ///
-/// A strategy provides registration and one primitive, ``deliver(_:_:while:)``;
-/// the ways of combining answers (``send(_:_:)``, ``askAll(_:_:)`` and
-/// ``askUntilAnswered(_:_:)``) are written once, here.
+/// A strategy provides registration and one primitive,
+/// ``Delivering/deliver(_:_:while:)``; the ways of combining answers
+/// (``Delivering/send(_:_:)``, ``Delivering/askAll(_:_:)`` and
+/// ``Delivering/askUntilAnswered(_:_:)``) are written once, for every
+/// ``Delivering`` type.
 ///
 /// Semantics shared by every strategy (checked by one conformance suite):
 /// - delivery in registration order, to targets that responded to the message

@@ -36,11 +36,11 @@ extension Multiplexer {
 /// ``WeakArrayStorage``.
 ///
 /// Three ways to register, from the default:
-/// - ``add(_:)``: never keeps a target alive. A holder is retained for the
+/// - ``LifetimeBoundStorage/add(_:)``: never keeps a target alive. A holder is retained for the
 ///   duration of each of its calls (one retain and one release per
 ///   delivery, the price of memory safety: its callback may make its owner
 ///   let go of it); any other target is loaded through a weak reference.
-/// - ``add(_:boundTo:)``: the target is held strongly until its *owner*, a
+/// - ``LifetimeBoundStorage/add(_:boundTo:)``: the target is held strongly until its *owner*, a
 ///   ``RegistrationHolder``, is deallocated, as a behaviour bound to its
 ///   screen with an associated object in Objective-C. No reference counting
 ///   per delivery: the dispatch's snapshot keeps the target alive.

@@ -31,11 +31,11 @@ extension Multiplexer {
 /// message's selector up in a dictionary to find the handlers bound for it,
 /// then calls them in turn. Targets are held strongly, by their handlers.
 ///
-/// The handlers for one selector are typed closures (a ``ClosureList``), so a
-/// typed dispatch boxes nothing: its cost over a closure table is one
-/// dictionary lookup per message. Selectors are registered once, as the
-/// Objective-C runtime registers them, so no lookup hashes a selector's
-/// characters (see ``MessageSelector``). ``forward(_:arguments:)`` alone
+/// The handlers for one selector are typed closures, as ``ClosureTableStorage``
+/// keeps them per message, so a typed dispatch boxes nothing: its cost over a
+/// closure table is one dictionary lookup per message. Selectors are
+/// registered once, as the Objective-C runtime registers them, so no lookup
+/// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
 public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, AnnouncingStorage {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
