@@ -1,21 +1,8 @@
-// The positive control of MainActorSchemaFromDetachedTask.swift: the same glue, sent from the main actor, compiles.
+// The positive control of MainActorSchemaFromNonisolated.swift: the same send, from the main actor, compiles.
 import Fanout
 
-@MainActor protocol CheckedObserver: AnyObject {
-    func didChange(_ value: Int)
-}
-
-enum CheckedMessage: String, MessageKey {
-    case didChange = "didChange:"
-}
-
-@MainActor enum CheckedSchema: @MainActor DelegateSchema {
-    typealias Target = any CheckedObserver
-    typealias Key = CheckedMessage
-    static var didChange: Message<Self, Int, Void> { .init(.didChange) { $0.didChange($1) } }
-    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self { visitor.visit(didChange) }
-}
-
-@MainActor func sendOnTheMainActor(_ observers: ExistentialArrayMultiplexer<CheckedSchema>) {
+@MainActor func sendOnTheMainActor() {
+    let observers = ExistentialArrayMultiplexer<CheckedSchema>()
+    observers.add(Observer())
     observers.send(CheckedSchema.didChange, 1)
 }

@@ -98,3 +98,15 @@ internal struct DispatchCounter {
     }
 }
 
+/// A single-threaded storage whose dispatches a ``DispatchCounter`` counts.
+/// Its delivery counts itself in and out on the concrete type; only the
+/// mutations, which are not on a dispatch's path, go through this protocol.
+internal protocol CountedDispatchStorage: AnnouncingStorage {
+    var dispatches: DispatchCounter { get set }
+}
+
+extension CountedDispatchStorage {
+    var isDispatching: Bool { dispatches.depth > 0 }
+
+    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
+}

@@ -17,7 +17,7 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// respond, so sparse responders cost nothing; the snapshot of a message's
 /// list keeps its closures, and so their targets, alive until the dispatch
 /// ends. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, AnnouncingStorage {
+public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
@@ -36,9 +36,6 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-    var isDispatching: Bool { dispatches.depth > 0 }
-
-    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
 
     internal var announcement = RespondersAnnouncement()
 

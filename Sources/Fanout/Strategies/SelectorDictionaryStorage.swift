@@ -37,7 +37,7 @@ extension Multiplexer {
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, AnnouncingStorage {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
     /// exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -78,9 +78,6 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-    var isDispatching: Bool { dispatches.depth > 0 }
-
-    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
 
     internal var announcement = RespondersAnnouncement()
 

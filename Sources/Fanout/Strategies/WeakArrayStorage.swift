@@ -18,7 +18,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// and a release per target on top of the call. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, AnnouncingStorage {
+public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, CountedDispatchStorage {
     /// A function that returns the target while it is alive.
     @usableFromInline
     internal typealias WeakReference = () -> Schema.Target?
@@ -35,9 +35,6 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-    var isDispatching: Bool { dispatches.depth > 0 }
-
-    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
 
     internal var announcement = RespondersAnnouncement()
 
