@@ -66,8 +66,6 @@ internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
     func dispatchesEnded()
 }
 
-
-
 /// A dispatch over a pinned table: a call of the storage, and the buffer it
 /// iterates, until ``end()``.
 @frozen

@@ -36,7 +36,6 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes

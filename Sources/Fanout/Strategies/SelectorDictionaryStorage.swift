@@ -78,7 +78,6 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes

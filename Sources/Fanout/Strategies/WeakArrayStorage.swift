@@ -35,7 +35,6 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     @exclusivity(unchecked) @usableFromInline
     internal var dispatches = DispatchCounter()
 
-
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
