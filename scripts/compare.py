@@ -135,31 +135,37 @@ def reference_of(row, strategy):
     return "/".join([row["benchmark"], strategy, row["message"], row["width"], row["responders"]])
 
 
-def main(argv):
-    arguments = argv[1:]
-    if "-h" in arguments or "--help" in arguments:
-        print(__doc__)
-        return 0
-    minimum = number(option(arguments, "--min-ns", "20"), "--min-ns")
-    count_band = number(option(arguments, "--count-band", "0.01"), "--count-band")
-    column = option(arguments, "--column", None)
-    reference = option(arguments, "--reference", None)
-    rerun_paths = reruns_option(arguments)
-    normalize = "--normalize" in arguments
-    show_all = "--all" in arguments
-    paths = [a for a in arguments if a not in ("--normalize", "--all")]
-    if len(paths) != 2 or any(p.startswith("-") for p in paths):
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("give exactly two results CSVs (or two sets of gate records), and known flags only")
+class Comparison:
+    """Two runs compared case by case (`compare`): `pairs` holds, per case, [name, A value, B value, raw ratio, band,
+    ratio, verdict]; `drift` the median ratio; `verdicts` the count of each verdict."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def regressions_first(self):
+        """The pairs, `slower` first, then `faster`, then `same`, each by the size of its ratio."""
+        order = {"slower": 0, "faster": 1, "same": 2}
+        return sorted(self.pairs, key=lambda p: (order[p[6]], -magnitude(p[5])))
+
+
+def magnitude(ratio):
+    return math.inf if not math.isfinite(ratio) or ratio == 0 else abs(math.log(ratio))
+
+
+def compare(paths, column=None, reference=None, rerun_paths=(), normalize=False, minimum=20.0, count_band=0.01,
+            usage=None):
+    """Compares the runs (or gate records) at `paths` = [A, B]; exits 2 on a malformed file or a bad combination of
+    options (after printing `usage`, if given), 1 when no case is in both (as `main` documents)."""
+    rerun_paths = list(rerun_paths)
     runs = {path: read_run(path) for path in paths + rerun_paths}
     first_is_records = runs[paths[0]][2]
     column = column or ("instructions_per_op" if first_is_records else "ns_per_op_median")
     is_count = column in results_csv.COUNTS
+    if usage and ((reference and is_count) or (rerun_paths and is_count)):
+        print(usage, file=sys.stderr)
     if reference and is_count:
-        print(__doc__, file=sys.stderr)
         results_csv.fail("--reference compares times; counts are compared as they are")
     if rerun_paths and is_count:
-        print(__doc__, file=sys.stderr)
         results_csv.fail("--reruns estimates the noise of times; counts do not vary between runs")
     a, label_a = index(paths[0], runs[paths[0]], column, first_is_records)
     b, label_b = index(paths[1], runs[paths[1]], column, first_is_records)
@@ -208,20 +214,43 @@ def main(argv):
         verdict = "slower" if ratio > 1 + pair[4] else "faster" if ratio < 1 - pair[4] else "same"
         pair += [ratio, verdict]
         verdicts[verdict] += 1
-    pairs.sort(key=lambda p: math.inf if not math.isfinite(p[5]) or p[5] == 0 else abs(math.log(p[5])), reverse=True)
-    what = f"{column} ÷ {reference}'s" if reference else column
+    return Comparison(pairs=pairs, column=column, reference=reference, is_count=is_count, z=z, drift=drift,
+                      verdicts=verdicts, label_a=label_a, label_b=label_b, reruns=len(reruns), minimum=minimum,
+                      normalize=normalize)
+
+
+def main(argv):
+    arguments = argv[1:]
+    if "-h" in arguments or "--help" in arguments:
+        print(__doc__)
+        return 0
+    minimum = number(option(arguments, "--min-ns", "20"), "--min-ns")
+    count_band = number(option(arguments, "--count-band", "0.01"), "--count-band")
+    column = option(arguments, "--column", None)
+    reference = option(arguments, "--reference", None)
+    rerun_paths = reruns_option(arguments)
+    normalize = "--normalize" in arguments
+    show_all = "--all" in arguments
+    paths = [a for a in arguments if a not in ("--normalize", "--all")]
+    if len(paths) != 2 or any(p.startswith("-") for p in paths):
+        print(__doc__, file=sys.stderr)
+        results_csv.fail("give exactly two results CSVs (or two sets of gate records), and known flags only")
+    result = compare(paths, column, reference, rerun_paths, normalize, minimum, count_band, usage=__doc__)
+    pairs = sorted(result.pairs, key=lambda p: magnitude(p[5]), reverse=True)
+    what = f"{result.column} ÷ {reference}'s" if reference else result.column
     print(f"{'ratio':>7} {'band':>6}  verdict  case: A -> B ({what})")
     for name, x, y, _, band, ratio, verdict in pairs if show_all else pairs[:20]:
         print(f"{ratio:7.3f} {band * 100:5.1f}%  {verdict:7s}  {name}: {x:.6g} -> {y:.6g}")
-    print(f"A: {label_a}")
-    print(f"B: {label_b}")
-    if not is_count:
-        noise = f"; between processes from A and {len(reruns)} rerun(s) of its build" if reruns else ""
-        print(f"band: {z:.2f} standard deviations of each case's noise within both runs{noise}, at least 2 %")
-    scope = "" if is_count else f" >= {minimum} ns"
-    print(f"{len(pairs)} cases with {column}{scope} in A; median ratio B/A {drift:.3f}"
+    print(f"A: {result.label_a}")
+    print(f"B: {result.label_b}")
+    if not result.is_count:
+        noise = f"; between processes from A and {result.reruns} rerun(s) of its build" if result.reruns else ""
+        print(f"band: {result.z:.2f} standard deviations of each case's noise within both runs{noise}, at least 2 %")
+    scope = "" if result.is_count else f" >= {minimum} ns"
+    print(f"{len(pairs)} cases with {result.column}{scope} in A; median ratio B/A {result.drift:.3f}"
           f"{' (divided out)' if normalize else ''}; "
-          f"{verdicts['slower']} slower, {verdicts['faster']} faster, {verdicts['same']} within their noise")
+          f"{result.verdicts['slower']} slower, {result.verdicts['faster']} faster, "
+          f"{result.verdicts['same']} within their noise")
     return 0
 
 

@@ -29,7 +29,7 @@ ROWS = [
     ("Behaviours that end with their screen", "lifetimeBoundToOwner", 1,
      "`add(_:boundTo: owner)`; `add(_:)` is weak and retains each holder per call."),
     ("Messages sent from several threads", "concurrent", 1,
-     "Targets must be safe to call concurrently; needs `Mutex` (macOS 15, iOS 18)."),
+     "Targets must be safe to call concurrently."),
 ]
 
 
@@ -59,19 +59,26 @@ def parse(argv):
     return path, width
 
 
-def main(argv):
-    path, width = parse(argv)
+class Missing(Exception):
+    """The CSV cannot give the table: unreadable, or without a row the table needs (the message says which)."""
+
+
+def lines(path, width=64):
+    """The table and its claims as Markdown lines (also drawn into the HTML report by scripts/report.py); raises
+    `Missing`."""
+    out = []
+    print = out.append  # noqa: A001 - the printer's lines, collected
     try:
         with open(path, newline="") as handle:
             rows = list(csv.DictReader(handle))
     except OSError as error:
-        fail(f"{path}: {error.strerror}", 1)
+        raise Missing(f"{path}: {error.strerror}") from None
     index = {(r["benchmark"], r["strategy"], r["message"], int(r["width"]), int(r["responders"])): r for r in rows}
 
     def row(benchmark, strategy, message, w, responders, required=True):
         found = index.get((benchmark, strategy, message, w, responders))
         if found is None and required:
-            fail(f"{path}: no {benchmark}/{strategy}/{message}/{w}/{responders} row", 1)
+            raise Missing(f"{path}: no {benchmark}/{strategy}/{message}/{w}/{responders} row")
         return found
 
     def ns(r):
@@ -133,12 +140,21 @@ def main(argv):
             f"{contention_label(r['message'])} {ns(r):.1f} ns" for r in contention)
             + f" per delivery (width {contention[0]['width']}).")
     if claims:
-        print()
+        print("")
         print("\n".join(claims))
     commits = sorted({r["commit"] for r in rows})
     print(f"\n(didScroll, medians; the C floor is `cFunctionPointer`, {ns(c_floor):.1f} ns per delivery at width {width}:"
           f" a C loop over (context, function pointer) pairs; printed by `scripts/guide.py {path}` from the run at"
           f" {', '.join(commits)})")
+    return "\n".join(out).split("\n")
+
+
+def main(argv):
+    path, width = parse(argv)
+    try:
+        print("\n".join(lines(path, width)))
+    except Missing as error:
+        fail(str(error), 1)
 
 
 def contention_label(message):

@@ -417,6 +417,12 @@ def main(argv):
     if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
         usage(f"unexpected arguments: {' '.join(arguments)}")
     path = arguments[0] if arguments else "Results/results.csv"
+    draw_declared(path, out or os.path.join(os.path.dirname(os.path.abspath(path)), "plots"))
+
+
+def draw_declared(path, out):
+    """Draws every chart the CSV at `path` declares (its `.charts.json`) into `out`; returns the declarations, each
+    with `drawn` set (False: the CSV has no rows for it). Also the charts of scripts/report.py."""
     manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")
@@ -424,13 +430,13 @@ def main(argv):
         specs = json.load(handle)
     rows = load(path)
     style = Styles(rows)
-    out = out or os.path.join(os.path.dirname(os.path.abspath(path)), "plots")
     os.makedirs(out, exist_ok=True)
     for spec in specs:
         draw = KINDS.get(spec["kind"])
         if draw is None:
             sys.exit(f"{manifest}: unknown chart kind '{spec['kind']}' for {spec['file']}")
         fig = draw(rows, spec, style)
+        spec["drawn"] = fig is not None
         if fig is None:
             print(f"no rows for {spec['file']}: skipped")
             continue
@@ -438,6 +444,7 @@ def main(argv):
             fig.suptitle(spec["title"])
         footer(fig, rows)
         save(fig, out, spec["file"])
+    return specs
 
 
 if __name__ == "__main__":

@@ -9,9 +9,10 @@ import csv
 import sys
 
 
-def main(argv):
-    path = next((a for a in argv[1:] if a.endswith(".csv")), "Results/results.csv")
-    width = argv[argv.index("--width") + 1] if "--width" in argv else "64"
+def lines(path, width="64"):
+    """The table as Markdown lines (also drawn into the HTML report by scripts/report.py)."""
+    out = []
+    print = out.append  # noqa: A001 - the printer's lines, collected
     with open(path, newline="") as handle:
         rows = [r for r in csv.DictReader(handle)
                 if r["benchmark"] == "dispatch" and r["width"] == width and r["responders"] == width]
@@ -44,6 +45,13 @@ def main(argv):
             print(f"| `{r['strategy']}` | {float(r['heap_bytes_per_unit']):.0f} | {float(r['ns_per_delivery']):.0f} |")
     commit = rows[0]["commit"] if rows else "?"
     print(f"\n(ratios to the floor in parentheses; counters for didScroll; commit {commit})")
+    return "\n".join(out).split("\n")
+
+
+def main(argv):
+    path = next((a for a in argv[1:] if a.endswith(".csv")), "Results/results.csv")
+    width = argv[argv.index("--width") + 1] if "--width" in argv else "64"
+    print("\n".join(lines(path, width)))
 
 
 if __name__ == "__main__":

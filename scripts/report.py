@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Write a static HTML report of a results CSV: an index with the decision guide and the summary, a page per
+benchmark family with its charts and a table that sorts on a click, the comparison with the committed baseline and
+with another run, and the history chart. It works offline from the folder it is written to: no CDN, no server.
+
+usage: scripts/report [RESULTS.csv] [--output DIR] [--against RUN.csv] [--gate RECORDS.csv] [--baseline BASELINE.csv]
+                      [--history HISTORY.csv]
+
+RESULTS.csv      the run to report (default Results/results.csv, with its .charts.json beside it).
+--output DIR     where to write it (default .build/report); the folder is replaced whole, atomically.
+--against RUN    another run: every case's time compared with it (scripts/compare.py's verdicts, slower first).
+--gate RECORDS   the gate's counts of this tree (default .build/gate-current.csv, which `bench check` writes, when it
+                 exists), compared with --baseline (default Results/baselines/<os>-<arch>-<swift version>.csv).
+--history CSV    scripts/history's CSV (default Results/history.csv, when it exists): the history chart.
+
+Every table and chart is drawn by the code that prints and plots them elsewhere: scripts/guide.py (the decision
+guide), scripts/summary.py (the summary), scripts/plot.py (the charts), scripts/compare.py (the verdicts). A table
+taken from a CSV names its file and slice (data-csv, data-slice), so that a check can count its rows.
+Exits 2 on bad arguments or a malformed file (named with its line), 0 when the report is written.
+"""
+import contextlib
+import html
+import io
+import json
+import os
+import platform
+import re
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+import guide  # noqa: E402
+import plot  # noqa: E402
+import results_csv  # noqa: E402
+import summary  # noqa: E402
+
+ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report-assets")
+# The columns a family's table shows, in this order, when any of its rows has a value.
+METRICS = ("ns_per_delivery", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "mallocs_per_op", "bytes_per_op",
+           "retains_per_op", "releases_per_op", "cache_misses_per_delivery", "heap_bytes_per_unit",
+           "spread_mad_over_median", "samples", "iterations")
+HISTORY_SLICE = {"benchmark": "dispatch", "message": "didScroll", "width": "16", "responders": "16"}
+USAGE = __doc__[__doc__.index("usage:"):__doc__.index("\n\n", __doc__.index("usage:"))]
+
+
+def parse(argv):
+    options = {"results": "Results/results.csv", "output": ".build/report", "against": None, "gate": None,
+               "baseline": None, "history": None}
+    flags = {"--output": "output", "--against": "against", "--gate": "gate", "--baseline": "baseline",
+             "--history": "history"}
+    arguments = iter(argv[1:])
+    positional = []
+    for argument in arguments:
+        if argument in ("-h", "--help"):
+            print(__doc__)
+            sys.exit(0)
+        if argument in flags:
+            value = next(arguments, None)
+            if value is None or value.startswith("-"):
+                usage(f"{argument} needs a value")
+            options[flags[argument]] = value
+        elif argument.startswith("-"):
+            usage(f"unknown option '{argument}'")
+        else:
+            positional.append(argument)
+    if len(positional) > 1:
+        usage(f"one results CSV, not {len(positional)}")
+    if positional:
+        options["results"] = positional[0]
+    if options["gate"] is None and os.path.exists(".build/gate-current.csv"):
+        options["gate"] = ".build/gate-current.csv"
+    if options["history"] is None and os.path.exists("Results/history.csv"):
+        options["history"] = "Results/history.csv"
+    return options
+
+
+def usage(problem):
+    print(USAGE, file=sys.stderr)
+    results_csv.fail(problem)
+
+
+# Markdown (what guide.py and summary.py print) to HTML: tables, bullets, paragraphs; `code` and **bold** inline.
+
+def inline(text):
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+
+
+def markdown(lines):
+    out, table, bullets = [], [], []
+
+    def flush():
+        if table:
+            cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in table
+                     if not re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", row.strip())]
+            head = "".join(f"<th>{inline(c)}</th>" for c in cells[0])
+            body = "\n".join("<tr>" + "".join(cell(c) for c in row) + "</tr>" for row in cells[1:])
+            out.append(f"<div class='scroll'><table class='sortable'><thead><tr>{head}</tr></thead>"
+                       f"<tbody>\n{body}\n</tbody></table></div>")
+            table.clear()
+        if bullets:
+            out.append("<ul>" + "".join(f"<li>{inline(b)}</li>" for b in bullets) + "</ul>")
+            bullets.clear()
+
+    for line in lines:
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        flush()
+        if line.startswith("- "):
+            bullets.append(line[2:])
+        elif line.strip():
+            out.append(f"<p class='muted'>{inline(line.strip())}</p>")
+    flush()
+    return "\n".join(out)
+
+
+def cell(text, value=None):
+    number = re.match(r"^[-+]?[0-9.]+", text) is not None
+    attributes = " class='number'" if number else ""
+    if value is not None:
+        attributes += f" data-value='{value}'"
+    return f"<td{attributes}>{inline(text)}</td>"
+
+
+def data_table(rows, columns, csv_name, slice_):
+    """A table of CSV rows; `slice_` is the filter that selects them from `csv_name` (column -> value)."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "\n".join("<tr>" + "".join(cell(str(r.get(c, ""))) for c in columns) + "</tr>" for r in rows)
+    return (f"<div class='scroll'><table class='sortable' data-csv='{html.escape(csv_name)}'"
+            f" data-slice='{html.escape(json.dumps(slice_))}'><thead><tr>{head}</tr></thead>"
+            f"<tbody>\n{body}\n</tbody></table></div>")
+
+
+class Site:
+    """The report's pages, written into `folder`, each with the same header, navigation and footer."""
+
+    def __init__(self, folder, runs, families):
+        self.folder, self.runs, self.families = folder, runs, families
+
+    def write(self, name, title, body):
+        nav = [("index.html", "Summary")] + [(page(f), f) for f in self.families] \
+            + [("compare.html", "Comparison"), ("history.html", "History")]
+        links = "".join(f"<li><a href='{href}'>{html.escape(label)}</a></li>" for href, label in nav)
+        runs = "; ".join(f"{html.escape(results_csv.run(r))}, commit <code>{html.escape(r['commit'])}</code>,"
+                         f" {html.escape(r['timestamp'])}" for r in self.runs)
+        document = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)} · Fanout benchmark report</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="report.css">
+</head>
+<body>
+<header><a class="home" href="index.html">Fanout benchmark report</a><nav><ul>{links}</ul></nav></header>
+<main>
+<h1>{html.escape(title)}</h1>
+{body}
+</main>
+<footer>Run{'s' if len(self.runs) > 1 else ''}: {runs}. Written by <code>scripts/report</code>.</footer>
+<script src="report.js"></script>
+</body>
+</html>
+"""
+        with open(os.path.join(self.folder, name), "w") as handle:
+            handle.write(document)
+
+
+def page(family):
+    return f"family-{family}.html"
+
+
+def figure(file, title):
+    return (f"<figure><a href='plots/{file}.svg'><img src='plots/{file}.png' alt='{html.escape(title)}'></a>"
+            f"<figcaption>{html.escape(title)} (<a href='plots/{file}.svg'>SVG</a>)</figcaption></figure>")
+
+
+def quietly(function, *arguments):
+    """Runs a printer or a plotter, keeping what it prints to stdout off the report's own output."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return function(*arguments)
+
+
+def guarded(function, *arguments):
+    """(value, None), or (None, the message) when the function exits as a failing command-line script does."""
+    errors = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(errors):
+            return quietly(function, *arguments), None
+    except SystemExit as exit_:
+        return None, (errors.getvalue().strip() or str(exit_.code))
+
+
+def index_page(site, options, rows, specs):
+    path = options["results"]
+    body = ["<p>What it costs to forward one delegate message to many targets, strategy by strategy, from "
+            f"<code>{html.escape(path)}</code> ({len(rows)} rows; <a href='data/results.csv'>the CSV</a>). "
+            "Every table sorts on a click of its header.</p>"]
+    dense = {int(r["width"]) for r in rows if r["benchmark"] == "dispatch" and r["width"] == r["responders"]}
+    widths = sorted(w for w in dense if w >= 16)
+    width = 64 if 64 in widths else (widths[-1] if widths else None)
+    body.append("<h2>Which strategy should I use?</h2>")
+    try:
+        if width is None:
+            raise guide.Missing(f"{path}: no dense dispatch rows at width 16 or more")
+        body.append(markdown(quietly(guide.lines, path, width)))
+    except guide.Missing as missing:
+        body.append(f"<p class='muted'>No decision guide: {html.escape(str(missing))}.</p>")
+    body.append("<h2>Cost per delivery at the widths screens have, and at the headline width</h2>"
+                "<p>Nanoseconds per delivery (median, every target responding), the ratio to the floor in"
+                " parentheses; allocations and reference counting per message.</p>")
+    for w in [w for w in (1, 4) if w in dense] + ([width] if width else []):
+        body.append(markdown(quietly(summary.lines, path, str(w))))
+    families = "".join(f"<li><a href='{page(f)}'>{html.escape(f)}</a>: {sum(r['benchmark'] == f for r in rows)}"
+                       f" rows, {sum(s.get('drawn') and chart_family(s) == f for s in specs)} charts</li>"
+                       for f in site.families)
+    body.append(f"<h2>Benchmark families</h2><ul>{families}</ul>"
+                "<p><a href='compare.html'>The comparison</a> with the committed baseline and with another run;"
+                " <a href='history.html'>the history</a> of the gate's counts.</p>")
+    site.write("index.html", "Fanout: which dispatch strategy, at what cost", "\n".join(body))
+
+
+def chart_family(spec):
+    return spec.get("parameters", {}).get("benchmark")
+
+
+def family_page(site, family, rows, specs):
+    chosen = [r for r in rows if r["benchmark"] == family]
+    columns = list(results_csv.CASE) + [c for c in METRICS if any(r.get(c, "") != "" for r in chosen)]
+    if len({r["commit"] for r in chosen}) > 1:
+        columns += ["host", "commit"]
+    charts = "".join(figure(s["file"], s["title"]) for s in specs if s.get("drawn") and chart_family(s) == family)
+    body = (charts or "<p class='muted'>No chart is declared for this family.</p>") \
+        + f"<h2>Every case ({len(chosen)})</h2>" + data_table(chosen, columns, "data/results.csv",
+                                                               {"benchmark": family})
+    site.write(page(family), f"Family: {family}", body)
+
+
+def verdict_table(result, metric_column=False):
+    head = ["case"] + (["metric"] if metric_column else []) + ["A", "B", "ratio B/A", "band", "verdict"]
+    lines = []
+    for name, x, y, _, band, ratio, verdict, *metric in result:
+        cells = [cell(name)] + ([cell(metric[0])] if metric_column else []) \
+            + [cell(f"{x:.6g}"), cell(f"{y:.6g}"), cell(f"{ratio:.3f}"), cell(f"{band * 100:.1f} %"),
+               f"<td class='verdict'>{verdict}</td>"]
+        lines.append(f"<tr class='{verdict}'>" + "".join(cells) + "</tr>")
+    header = "".join(f"<th>{h}</th>" for h in head)
+    return (f"<div class='scroll'><table class='sortable'><thead><tr>{header}</tr></thead>"
+            f"<tbody>\n" + "\n".join(lines) + "\n</tbody></table></div>")
+
+
+def baseline_of(rows):
+    version = re.search(r"\d+\.\d+(\.\d+)?", rows[0]["swift_version"])
+    name = f"{platform.system().lower()}-{platform.machine()}-{version.group(0) if version else 'unknown'}.csv"
+    return os.path.join("Results", "baselines", name)
+
+
+def compare_page(site, options, rows):
+    body = []
+    gate, baseline = options["gate"], options["baseline"] or baseline_of(rows)
+    body.append("<h2>The gate's counts against the committed baseline</h2>")
+    if gate and os.path.exists(baseline):
+        found, problems = [], []
+        for metric in results_csv.COUNTS:
+            result, problem = guarded(compare.compare, [baseline, gate], metric)
+            if problem:
+                problems.append(f"{metric}: {problem}")
+                continue
+            found += [pair + [metric] for pair in result.pairs]
+        order = {"slower": 0, "faster": 1, "same": 2}
+        found.sort(key=lambda p: (order[p[6]], -compare.magnitude(p[5])))
+        counts = {v: sum(p[6] == v for p in found) for v in order}
+        body.append(f"<p>A: <code>{html.escape(baseline)}</code> (committed); B: <code>{html.escape(gate)}</code>."
+                    f" {len(found)} counts: {counts['slower']} higher, {counts['faster']} lower, {counts['same']}"
+                    " within 1 % (the counts are deterministic). Higher counts first. The gate itself"
+                    " (<code>swift run -c release bench check</code>) applies the thresholds of"
+                    " <code>Results/thresholds.csv</code>.</p>")
+        body += [f"<p class='muted'>{html.escape(p)}</p>" for p in problems]
+        body.append(verdict_table(found, metric_column=True))
+    else:
+        body.append(f"<p class='muted'>Not compared: {'no gate records given' if not gate else 'no ' + baseline}."
+                    " <code>swift run -c release bench check</code> writes <code>.build/gate-current.csv</code>;"
+                    " <code>--gate</code> and <code>--baseline</code> name others.</p>")
+    body.append("<h2>Times against another run</h2>")
+    if options["against"]:
+        result, problem = guarded(compare.compare, [options["against"], options["results"]], None, None, (), True)
+        if problem:
+            body.append(f"<p class='muted'>Not compared: {html.escape(problem)}</p>")
+        else:
+            v = result.verdicts
+            body.append(f"<p>A: {html.escape(result.label_a)}; B: {html.escape(result.label_b)}. Median ratio B/A"
+                        f" {result.drift:.3f}, divided out (this VM's speed drifts between hours); a verdict needs"
+                        f" {result.z:.2f} standard deviations of both runs' noise, at least 2 %. {v['slower']} slower,"
+                        f" {v['faster']} faster, {v['same']} within their noise; slower first.</p>")
+            body.append(verdict_table(result.regressions_first()))
+    else:
+        body.append("<p class='muted'>Not compared: give <code>--against RUN.csv</code>.</p>")
+    site.write("compare.html", "Comparison", "\n".join(body))
+
+
+def history_page(site, options, out):
+    path = options["history"]
+    if not path or not os.path.exists(path):
+        site.write("history.html", "History", "<p class='muted'>No history CSV: <code>scripts/history</code> writes"
+                                              " <code>Results/history.csv</code>.</p>")
+        return
+    pattern = "^" + "/".join(HISTORY_SLICE.get(c, "[^/]+") for c in results_csv.CASE) + "$"
+    shutil.copy(path, os.path.join(out, "data", "history.csv"))
+    fig = quietly(plot.history, path, pattern)
+    chart = ""
+    if fig is not None:
+        quietly(plot.save, fig, os.path.join(out, "plots"), "history")
+        chart = figure("history", f"Instructions per message over the commits, {pattern}")
+    with open(path, newline="") as handle:
+        import csv
+        chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in HISTORY_SLICE.items())]
+    columns = ["order", "commit", "date", "status", "measurement_changed", "strategy", "mallocs_per_op",
+               "retains_per_op", "releases_per_op", "instructions_per_op"]
+    body = (f"<p>The gate's counts of every strategy for <code>didScroll</code> at width 16, commit by commit, from"
+            f" <code>{html.escape(path)}</code> (<a href='data/history.csv'>the CSV</a>).</p>{chart}"
+            f"<h2>The counts ({len(chosen)} rows)</h2>"
+            + data_table(chosen, columns, "data/history.csv", HISTORY_SLICE))
+    site.write("history.html", "History", body)
+
+
+def main(argv):
+    options = parse(argv)
+    path = options["results"]
+    try:
+        _, rows = results_csv.read(path)
+    except results_csv.Malformed as error:
+        results_csv.fail(str(error))
+    if not rows:
+        results_csv.fail(f"{path}: no rows")
+    for name in ("against", "gate", "baseline", "history"):
+        if options[name] and not os.path.exists(options[name]):
+            usage(f"--{name}: {options[name]}: no such file")
+    output = os.path.abspath(options["output"])
+    parent = os.path.dirname(output)
+    os.makedirs(parent, exist_ok=True)
+    out = tempfile.mkdtemp(dir=parent, prefix=".report-")
+    try:
+        os.makedirs(os.path.join(out, "data"))
+        shutil.copy(path, os.path.join(out, "data", "results.csv"))
+        for asset in os.listdir(ASSETS):
+            shutil.copy(os.path.join(ASSETS, asset), out)
+        specs = quietly(plot.draw_declared, path, os.path.join(out, "plots"))
+        runs = list({r["commit"] + r["host"] + r["timestamp"]: r for r in rows}.values())
+        families = list(dict.fromkeys(r["benchmark"] for r in rows))
+        site = Site(out, runs, families)
+        index_page(site, options, rows, specs)
+        for family in families:
+            family_page(site, family, rows, specs)
+        compare_page(site, options, rows)
+        history_page(site, options, out)
+        os.chmod(out, 0o755)
+        previous = None
+        if os.path.exists(output):
+            previous = tempfile.mkdtemp(dir=parent, prefix=".report-old-")
+            os.rename(output, os.path.join(previous, "report"))
+        os.rename(out, output)
+        if previous:
+            shutil.rmtree(previous)
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    print(f"report: {len(families) + 3} pages in {options['output']} (open index.html)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
