@@ -84,20 +84,28 @@ def lines(path, width=64):
     def ns(r):
         return float(r["ns_per_delivery"])
 
+    def warm(strategy, w, responders):
+        """ns per delivery and the ratio to the C floor with the same targets, as a cell."""
+        measured = row("dispatch", strategy, "didScroll", w, responders)
+        reference = row("dispatch", "cFunctionPointer", "didScroll", w, responders)
+        return f"{ns(measured):.1f} ({ns(measured) / ns(reference):.1f}×"
+
     c_floor = row("dispatch", "cFunctionPointer", "didScroll", width, width)
-    print(f"| need | strategy | ns per delivery at width {width}: warm (× the C floor) · cold (lines) | caveat |")
-    print("|---|---|---|---|")
+    # The widths screens have (1 and 4 targets, all responding) beside the headline width, when the run has them.
+    small = [w for w in (1, 4) if row("dispatch", "cFunctionPointer", "didScroll", w, w, required=False)]
+    print(f"| need | strategy | " + "".join(f"width {w} | " for w in small)
+          + f"width {width}: warm · cold (lines) | caveat |")
+    print("|---|---|" + "---|" * len(small) + "---|---|")
     for need, strategy, divisor, caveat in ROWS:
         responders = width // divisor
-        warm = row("dispatch", strategy, "didScroll", width, responders)
-        reference = row("dispatch", "cFunctionPointer", "didScroll", width, responders)
         name = "lifetimeBound" if strategy.startswith("lifetimeBound") else strategy
         cold = row("cold", name, "didScroll", width, responders, required=False)
         cold_text = f" · {ns(cold):.0f}" if cold else ""
         if cold and cold.get("cache_misses_per_delivery"):
             cold_text += f" ({float(cold['cache_misses_per_delivery']):.1f} lines)"
         sparse = f", {responders} of {width} respond" if divisor > 1 else ""
-        print(f"| {need} | `{name}` | {ns(warm):.1f} ({ns(warm) / ns(reference):.1f}×{sparse}){cold_text} | {caveat} |")
+        print(f"| {need} | `{name}` | " + "".join(f"{warm(strategy, w, w)}) | " for w in small)
+              + f"{warm(strategy, width, responders)}{sparse}){cold_text} | {caveat} |")
     static = row("dispatch", "staticCompositionDirect", "didScroll", 16, 16, required=False)
     static_protocol = row("dispatch", "staticComposition", "didScroll", 16, 16, required=False)
     static_generic = row("dispatch", "staticCompositionGeneric", "didScroll", 16, 16, required=False)
@@ -106,10 +114,17 @@ def lines(path, width=64):
         caveat = "As a delegate, hold it in a type of your own (`ComposedScrollViewDelegate`)"
         if static_generic:
             caveat += f": the group itself as the delegate costs {ns(static_generic):.0f} ns per delivery"
-        print(f"| Behaviours fixed where the screen is built | `StaticComposition` | {ns(static):.2f} on its type,"
+        print(f"| Behaviours fixed where the screen is built | `StaticComposition` | " + "– | " * len(small)
+              + f"{ns(static):.2f} on its type,"
               f" {ns(static_protocol):.2f} as a delegate, at width 16 ({ns(static_protocol) / floor16:.2f}×) | {caveat} |")
 
     claims = []
+    one = row("dispatch", "existentialArray", "didScroll", 1, 1, required=False)
+    direct = row("dispatch", "cFunctionPointer", "didScroll", 1, 1, required=False)
+    if one and direct:
+        claims.append(f"- **Over calling one delegate**: one target through `existentialArray` costs {ns(one):.1f} ns per"
+                      f" message, against {ns(direct):.1f} ns for one indirect call (`cFunctionPointer` at width 1):"
+                      f" the multiplexer's fixed cost is {ns(one) - ns(direct):.1f} ns per message.")
     forward = row("forward", "selectorDictionary", "didScroll", width, width, required=False)
     typed = row("dispatch", "selectorDictionary", "didScroll", width, width)
     objc = row("dispatch", "objcForwardInvocation", "didScroll", width, width, required=False)
@@ -143,7 +158,7 @@ def lines(path, width=64):
         print("")
         print("\n".join(claims))
     commits = sorted({r["commit"] for r in rows})
-    print(f"\n(didScroll, medians; the C floor is `cFunctionPointer`, {ns(c_floor):.1f} ns per delivery at width {width}:"
+    print(f"\n(didScroll, ns per delivery, medians, × the C floor with the same targets; the C floor is `cFunctionPointer`, {ns(c_floor):.1f} ns per delivery at width {width}:"
           f" a C loop over (context, function pointer) pairs; printed by `scripts/guide.py {path}` from the run at"
           f" {', '.join(commits)})")
     return "\n".join(out).split("\n")

@@ -27,7 +27,7 @@ enum PeerFamily: BenchmarkFamily {
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
         let byID = rows.byID("dispatch")
-        let width = SummaryTable.shownWidths(selection.widths).dropFirst().first ?? selection.widths.first ?? 1
+        let width = SummaryTable.headlineWidth(selection.widths) ?? 1
         let peers = (contenders + ObjCPeerFamily.contenders).compactMap { name in
             byID[DispatchFamily.id(name, .didScroll, width: width, responders: width)].map {
                 "\(name) \(SummaryTable.nanoseconds($0.nanosecondsPerDelivery))"

@@ -70,7 +70,7 @@ enum SetupFamily: BenchmarkFamily {
     static let charts = [ChartSpec(file: "setup-cost", kind: "setup", title: "Setup cost per target", parameters: ["benchmark": "setup"])]
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
-        let width = SummaryTable.shownWidths(selection.widths).dropFirst().first ?? selection.widths.first ?? 1
+        let width = SummaryTable.headlineWidth(selection.widths) ?? 1
         let cells = rows.filter { $0.benchmark == "setup" && $0.message == "add" && $0.width == width }
             .map { "\($0.strategy) \(SummaryTable.nanoseconds($0.nanosecondsPerDelivery))" }
         return cells.isEmpty ? [] : ["setup, ns per add at \(width) targets: " + cells.joined(separator: ", ")]

@@ -30,12 +30,18 @@ struct SummaryTable {
         }
     }
 
-    /// Up to three of `widths` to show: the smallest, the one nearest 64, the largest.
+    /// Up to three of `widths` to show: the smallest, 4 (the widths screens have) when measured, else the largest,
+    /// and the one nearest 64 (the headline width).
     static func shownWidths(_ widths: [Int]) -> [Int] {
         let sorted = Array(Set(widths)).sorted()
         guard let first = sorted.first, let last = sorted.last else { return [] }
         let middle = sorted.min { abs($0 - 64) < abs($1 - 64) } ?? first
-        return Array(Set([first, middle, last])).sorted()
+        return Array(Set([first, sorted.contains(4) ? 4 : last, middle])).sorted()
+    }
+
+    /// The width of `widths` nearest 64: the headline width of the summary's single-width tables.
+    static func headlineWidth(_ widths: [Int]) -> Int? {
+        widths.min { abs($0 - 64) < abs($1 - 64) }
     }
 }
 
