@@ -7,7 +7,8 @@ struct RunSummary {
 
     let rows: [ResultRow]
     let selection: Selection
-    let seconds: Double
+    /// How long the run took; `nil` for a summary of a CSV (`bench summary`).
+    let seconds: Double?
     let csvPath: String
     let chartsPath: String
 
@@ -20,7 +21,7 @@ struct RunSummary {
     var lines: [String] {
         let metadata = rows.first?.metadata
         var lines = [
-            "Fanout bench: \(rows.count) cases in \(Int(seconds.rounded())) s"
+            "Fanout bench: \(rows.count) cases" + (seconds.map { " in \(Int($0.rounded())) s" } ?? "")
                 + (metadata.map { " · \($0.cpu) · commit \($0.commit)" } ?? ""),
         ]
         for family in BenchmarkFamilies.all {

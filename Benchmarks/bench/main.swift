@@ -38,6 +38,36 @@ case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter))
 case .cacheMisses:
     CacheMissPass().run(selection.cases().filter(ColdFamily.countsCacheMisses))
+case .summary, .guide:
+    let path = options.input ?? "Results/results.csv"
+    let rows: [ResultRow]
+    do {
+        rows = try CSV.parse(try String(contentsOfFile: path, encoding: .utf8), file: path)
+    } catch let error as CSV.ParseError {
+        fail(error.description, showUsage: false)
+    } catch {
+        fail("\(path): \(error.localizedDescription)", showUsage: false)
+    }
+    guard !rows.isEmpty else { fail("\(path): no rows", showUsage: false) }
+    if options.subcommand == .summary {
+        var fileOptions = options
+        fileOptions.widths = Array(Set(rows.map(\.width))).sorted()
+        let fileSelection: Selection
+        do { fileSelection = try Selection(fileOptions) } catch { fail(error.message, showUsage: false) }
+        let summary = RunSummary(
+            rows: rows, selection: fileSelection, seconds: nil, csvPath: path, chartsPath: ChartSpec.manifestPath(forCSV: path))
+        print(summary.lines.joined(separator: "\n"))
+    } else {
+        guard let width = DecisionGuide.headlineWidth(of: rows) else {
+            fail("\(path): no dispatch rows with every target responding at a width of 16 or more", showUsage: false)
+        }
+        do {
+            print(try DecisionGuide(rows: rows, file: path).lines(width: width).joined(separator: "\n"))
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            exit(1)
+        }
+    }
 case .list:
     let names = selection.names()
     guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }

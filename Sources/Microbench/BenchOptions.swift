@@ -14,6 +14,10 @@ public struct BenchOptions: Equatable, Sendable {
         case baseline
         /// Print the platform's name and the baseline the gate uses for it.
         case platform
+        /// Print the one-screen summary of a results CSV (``BenchOptions/input``).
+        case summary
+        /// Print the decision guide of a results CSV, as Markdown (``BenchOptions/input``).
+        case guide
         /// Internal: the gate's instruction pass, run under callgrind by `check`.
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
@@ -30,6 +34,8 @@ public struct BenchOptions: Equatable, Sendable {
     }
 
     public var subcommand: Subcommand = .run
+    /// The results CSV `summary` and `guide` read (default Results/results.csv).
+    public var input: String?
     /// A regular expression matched against case names (`benchmark/strategy/message/width/responders`).
     public var filter: String?
     public var strategies: [String]?
@@ -80,10 +86,14 @@ public struct BenchOptions: Equatable, Sendable {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-") else {
+                if sawSubcommand, [.summary, .guide].contains(options.subcommand), options.input == nil {
+                    options.input = argument
+                    continue
+                }
                 guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
                     throw UsageError(sawSubcommand
                         ? "unexpected argument '\(argument)'"
-                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform)")
+                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide)")
                 }
                 options.subcommand = subcommand
                 sawSubcommand = true
@@ -175,7 +185,8 @@ public struct BenchOptions: Equatable, Sendable {
 
     /// The help text.
     public static let usage = """
-        USAGE: bench [run|list|check|baseline] [options]
+        USAGE: bench [run|list|check|baseline|platform] [options]
+               bench summary|guide [FILE]
 
         SUBCOMMANDS:
           run (default)           Measure every selected case; print a one-screen summary; write the CSV and
@@ -188,6 +199,10 @@ public struct BenchOptions: Equatable, Sendable {
           baseline                Record the gate's counts as the new baseline (review, then commit it); with
                                   --filter, re-record the matching cases and keep the others.
           platform                Print this platform's name (<os>-<arch>-<swift version>) and its baseline's path.
+          summary [FILE]          Print the one-screen summary of a results CSV (default Results/results.csv), as a
+                                  run prints it.
+          guide [FILE]            Print the decision guide of a results CSV as Markdown (the README's table): each
+                                  need's strategy at widths 1, 4 and the width nearest 64, against the C floor.
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).

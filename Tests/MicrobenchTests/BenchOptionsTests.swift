@@ -22,6 +22,10 @@ struct BenchOptionsTests {
         #expect(options.output == "out.csv")
         #expect(options.format == .json)
         #expect(try BenchOptions.parse(["list"]).subcommand == .list)
+        let summary = try BenchOptions.parse(["summary", "runs/a.csv"])
+        #expect(summary.subcommand == .summary && summary.input == "runs/a.csv")
+        let guide = try BenchOptions.parse(["guide"])
+        #expect(guide.subcommand == .guide && guide.input == nil)
         #expect(try BenchOptions.parse(["--help"]).showsHelp)
         #expect(!(try BenchOptions.parse([])).isPartial)
     }
@@ -31,6 +35,8 @@ struct BenchOptionsTests {
         (["-x"], "unknown option '-x'"),
         (["frobnicate"], "unknown subcommand 'frobnicate'"),
         (["run", "extra"], "unexpected argument 'extra'"),
+        (["list", "a.csv"], "unexpected argument 'a.csv'"),
+        (["guide", "a.csv", "b.csv"], "unexpected argument 'b.csv'"),
         (["--filter"], "missing value for '--filter'"),
         (["--filter", "(unclosed"], "'--filter' needs a valid regular expression"),
         (["--strategies", ""], "'--strategies' takes a comma-separated list"),
@@ -78,6 +84,49 @@ struct BenchOptionsTests {
         #expect(names.contains("dispatch/existentialArray/didScroll/64/64"))
         #expect(names.contains("dispatch/selectorDictionary/didScroll/64/4"))
         #expect(names.contains("dispatch/floor/didScroll/64/4"))
+    }
+}
+
+@Suite("Printing a results CSV: bench summary and bench guide")
+struct PrintingACSVTests {
+    static let committed = packageRoot + "/Results/results.csv"
+
+    @Test("bench guide prints the README's table from the committed run, as the README shows it")
+    func guideIsTheREADMEs() throws {
+        let result = try runBench(["guide", "Results/results.csv"], in: packageRoot)
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(readme.firstIndex { $0.hasPrefix("| need | strategy |") })
+        let block = Array(readme[start..<min(start + printed.count - 1, readme.count)])
+        #expect(block == Array(printed.dropLast()), "the README's table is not what `bench guide` prints: reprint it")
+        #expect(printed.contains { $0.hasPrefix("| need | strategy | width 1 | width 4 | width 64") })
+    }
+
+    @Test("bench summary prints one screen, at the widths screens have and the headline width")
+    func summaryOfTheCommittedRun() throws {
+        let result = try runBench(["summary", Self.committed])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 61)
+        #expect(result.standardOutput.contains("at widths 1 / 4 / 64:"))
+    }
+
+    @Test("a malformed file is refused with its name and line; a file without the rows the guide needs says which")
+    func badFiles() throws {
+        let malformed = FileManagerTemporaryFile.write("benchmark,strategy\ndispatch,x\n")
+        let refused = try runBench(["summary", malformed])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("\(malformed):1:"))
+        let text = try String(contentsOfFile: Self.committed, encoding: .utf8).split(separator: "\n")
+        let partial = FileManagerTemporaryFile.write(
+            ([text[0]] + text.dropFirst().filter { $0.hasPrefix("dispatch,cFunctionPointer,didScroll,64,64,") })
+                .joined(separator: "\n") + "\n")
+        let missing = try runBench(["guide", partial])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("\(partial): no dispatch/existentialArray/didScroll/64/64 row"),
+                "\(missing.standardError)")
     }
 }
 

@@ -2,15 +2,15 @@ import Foundation
 import Microbench
 import Testing
 
-/// `scripts/merge.py` and `scripts/compare.py` on copies of the committed run
+/// `scripts/merge` and `scripts/compare` on copies of the committed run
 /// and gate baseline: a second host made by rewriting a copy's metadata merges
-/// into one CSV, and `compare.py` flags exactly the case changed by 5 % in
+/// into one CSV, and `scripts/compare` flags exactly the case changed by 5 % in
 /// instructions or by 30 % in its time ratio to `existentialArray` (in a
 /// copy given 1 % of spread, so that 30 % is beyond its noise), and nothing
 /// when the runs are the same. (That five real reruns of one commit
 /// stay quiet is timing, so it is measured, not tested:
 /// `scripts/experiments/compare-reruns.sh`, Documentation/AcrossMachines.md.)
-@Suite("Merging and comparing runs: scripts/merge.py and scripts/compare.py")
+@Suite("Merging and comparing runs: scripts/merge and scripts/compare")
 struct RunComparisonTests {
     static let run = packageRoot + "/Results/results.csv"
     static let baseline = packageRoot + "/" + BaselineClaimsTests.documented.baselinePath
@@ -23,8 +23,8 @@ struct RunComparisonTests {
     }
 
     func script(_ name: String, _ arguments: [String]) throws -> SubprocessResult {
-        let python = try #require(Subprocess.find("python3"), "python3 is not installed")
-        return Subprocess.run(python, [packageRoot + "/scripts/" + name] + arguments)
+        _ = try #require(Subprocess.find("python3"), "python3 is not installed")
+        return Subprocess.run(packageRoot + "/scripts/" + name, arguments)
     }
 
     /// The CSV at `path` with `change` applied to each row (a column → field
@@ -53,7 +53,7 @@ struct RunComparisonTests {
             ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }
 
-    /// compare.py's last line: its counts of slower, faster and same cases.
+    /// scripts/compare's last line: its counts of slower, faster and same cases.
     func verdicts(_ result: SubprocessResult) throws -> (slower: Int, faster: Int, same: Int) {
         #expect(result.status == 0, "\(result.standardError)")
         let last = try #require(result.standardOutput.split(separator: "\n").last.map(String.init))
@@ -70,7 +70,7 @@ struct RunComparisonTests {
             row["timestamp"] = "2026-01-01T00:00:00Z"
         }
         let merged = directory + "/merged.csv"
-        let result = try script("merge.py", [Self.run, other, "--output", merged])
+        let result = try script("merge", [Self.run, other, "--output", merged])
         #expect(result.status == 0, "\(result.standardError)")
         let records = try CSV.records(in: try String(contentsOfFile: merged, encoding: .utf8), file: merged)
         let original = try CSV.records(in: try String(contentsOfFile: Self.run, encoding: .utf8), file: Self.run)
@@ -79,18 +79,18 @@ struct RunComparisonTests {
         #expect(records.count - 1 == 2 * (original.count - 1))
         #expect(Set(records.dropFirst().map { $0.fields[host] }).count == 2)
         #expect(records.dropFirst().filter { $0.fields[commit] == "0000000" }.count == original.count - 1)
-        // compare.py takes single runs only: the merged file is refused, naming it.
-        let refused = try script("compare.py", [merged, Self.run])
+        // scripts/compare takes single runs only: the merged file is refused, naming it.
+        let refused = try script("compare", [merged, Self.run])
         #expect(refused.status == 2 && refused.standardError.contains("more than one run"))
     }
 
     @Test("the same run compared with itself: every case within its noise, in time, in ratios and in counts")
     func sameRunIsQuiet() throws {
-        let time = try verdicts(try script("compare.py", [Self.run, Self.run]))
+        let time = try verdicts(try script("compare", [Self.run, Self.run]))
         #expect(time.slower == 0 && time.faster == 0 && time.same > 1000)
-        let ratios = try verdicts(try script("compare.py", [Self.run, Self.run, "--reference", "existentialArray"]))
+        let ratios = try verdicts(try script("compare", [Self.run, Self.run, "--reference", "existentialArray"]))
         #expect(ratios.slower == 0 && ratios.faster == 0 && ratios.same > 1000)
-        let counts = try verdicts(try script("compare.py", [Self.baseline, Self.baseline]))
+        let counts = try verdicts(try script("compare", [Self.baseline, Self.baseline]))
         #expect(counts.slower == 0 && counts.faster == 0 && counts.same > 250)
     }
 
@@ -102,7 +102,7 @@ struct RunComparisonTests {
             else { return }
             row["instructions_per_op"] = String(instructions * 1.05)
         }
-        let result = try script("compare.py", [Self.baseline, other])
+        let result = try script("compare", [Self.baseline, other])
         let counts = try verdicts(result)
         #expect(counts.slower == 1 && counts.faster == 0)
         #expect(result.standardOutput.contains("slower   \(changed)"), "\(result.standardOutput)")
@@ -127,12 +127,12 @@ struct RunComparisonTests {
                 if let value = row[column].flatMap(Double.init) { row[column] = String(value * factor) }
             }
         }
-        let result = try script("compare.py", [quiet, other, "--reference", "existentialArray"])
+        let result = try script("compare", [quiet, other, "--reference", "existentialArray"])
         let counts = try verdicts(result)
         #expect(counts.slower == 1 && counts.faster == 0)
         #expect(result.standardOutput.contains("slower   \(changed)"), "\(result.standardOutput)")
         // In absolute time, every case is slower: the ratio is what tells the one case apart.
-        let absolute = try verdicts(try script("compare.py", [quiet, other]))
+        let absolute = try verdicts(try script("compare", [quiet, other]))
         #expect(absolute.slower > 1000)
     }
 }

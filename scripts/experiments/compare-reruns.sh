@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Does scripts/compare.py stay quiet when nothing changed? Runs the suite N times (default 5) at the current commit,
+# Does scripts/compare stay quiet when nothing changed? Runs the suite N times (default 5) at the current commit,
 # each a separate process, with --quick unless --full is given, and the gate's counts as many times; then compares
 # every rerun with the first: times as ratios to the same run's existentialArray (--reference existentialArray), on
 # their own and with the other reruns as the noise between processes (--reruns), and instructions per message.
-# Prints compare.py's verdict line for each pair; the runs stay in a temporary folder, named at the end.
+# Prints scripts/compare's verdict line for each pair; the runs stay in a temporary folder, named at the end.
 #   usage: scripts/experiments/compare-reruns.sh [N] [--full]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,13 +27,13 @@ done
 for i in $(seq 2 "$count"); do
     others=()
     for j in $(seq 2 "$count"); do [ "$j" = "$i" ] || others+=("$work/run-$j.csv"); done
-    echo "rerun $i vs run 1, time ÷ existentialArray's:          $(python3 scripts/compare.py "$work/run-1.csv" \
+    echo "rerun $i vs run 1, time ÷ existentialArray's:          $(scripts/compare "$work/run-1.csv" \
         "$work/run-$i.csv" --reference existentialArray | tail -1)"
     if [ ${#others[@]} -gt 0 ]; then
-        echo "  the same, --reruns (the ${#others[@]} other reruns): $(python3 scripts/compare.py "$work/run-1.csv" \
+        echo "  the same, --reruns (the ${#others[@]} other reruns): $(scripts/compare "$work/run-1.csv" \
             "$work/run-$i.csv" --reference existentialArray --reruns "${others[@]}" | tail -1)"
     fi
-    echo "  instructions:                                     $(python3 scripts/compare.py "$work/records-1.csv" \
+    echo "  instructions:                                     $(scripts/compare "$work/records-1.csv" \
         "$work/records-$i.csv" | tail -1)"
 done
 echo "runs kept in $work" >&2

@@ -10,7 +10,7 @@ Prints one line per message and width, and exits 1 when a goal is missed.
 """
 import sys
 
-sys.path.insert(0, __file__.rsplit("/", 2)[0])
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/lib")
 import results_csv  # noqa: E402
 
 

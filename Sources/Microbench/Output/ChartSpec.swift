@@ -7,7 +7,7 @@ import Foundation
 public struct ChartSpec: Equatable, Sendable, Encodable {
     /// The file name, without extension, under `Results/plots/`.
     public var file: String
-    /// The kind of chart, a function of `scripts/plot.py` (`lines-by-message`,
+    /// The kind of chart, a function of `scripts/lib/plot.py` (`lines-by-message`,
     /// `counters`, `ratio-heatmap`, `overlay`, `setup`, `bars`).
     public var kind: String
     public var title: String

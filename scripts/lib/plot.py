@@ -5,7 +5,7 @@ usage: scripts/plot [Results/results.csv] [--output-dir DIR]   (the wrapper sets
        scripts/plot --compare merged.csv [--output-dir DIR]
        scripts/plot --history Results/history.csv [--cases REGEX]
 
-`--compare` reads a CSV merged from several runs (scripts/merge.py) and draws compare.png: one column per run
+`--compare` reads a CSV merged from several runs (scripts/merge) and draws compare.png: one column per run
 (host, CPU, toolchain), each strategy's time per delivery as a ratio to that run's own existentialArray and C floor.
 `--history` reads scripts/history's CSV and draws history.png: instructions per message over the commits.
 
@@ -422,7 +422,7 @@ def main(argv):
 
 def draw_declared(path, out):
     """Draws every chart the CSV at `path` declares (its `.charts.json`) into `out`; returns the declarations, each
-    with `drawn` set (False: the CSV has no rows for it). Also the charts of scripts/report.py."""
+    with `drawn` set (False: the CSV has no rows for it). Also the charts of scripts/lib/report.py."""
     manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")

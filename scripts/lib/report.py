@@ -8,14 +8,15 @@ usage: scripts/report [RESULTS.csv] [--output DIR] [--against RUN.csv] [--gate R
 
 RESULTS.csv      the run to report (default Results/results.csv, with its .charts.json beside it).
 --output DIR     where to write it (default .build/report); the folder is replaced whole, atomically.
---against RUN    another run: every case's time compared with it (scripts/compare.py's verdicts, slower first).
+--against RUN    another run: every case's time compared with it (scripts/compare's verdicts, slower first).
 --gate RECORDS   the gate's counts of this tree (default .build/gate-current.csv, which `bench check` writes, when it
                  exists), compared with --baseline (default Results/baselines/<os>-<arch>-<swift version>.csv).
 --history CSV    scripts/history's CSV (default Results/history.csv, when it exists): the history chart.
 
-Every table and chart is drawn by the code that prints and plots them elsewhere: scripts/guide.py (the decision
-guide), scripts/summary.py (the summary), scripts/plot.py (the charts), scripts/compare.py (the verdicts). A table
-taken from a CSV names its file and slice (data-csv, data-slice), so that a check can count its rows.
+Every table and chart is drawn by the code that prints and plots them elsewhere: `bench guide` (the decision guide)
+and `bench summary` (the one-screen summary), run through `swift run -c release bench`; scripts/lib/plot.py (the
+charts) and scripts/lib/compare.py (the verdicts), imported. A table taken from a CSV names its file and slice
+(data-csv, data-slice), so that a check can count its rows.
 Exits 2 on bad arguments or a malformed file (named with its line), 0 when the report is written.
 """
 import contextlib
@@ -26,17 +27,17 @@ import os
 import platform
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
-import guide  # noqa: E402
 import plot  # noqa: E402
 import results_csv  # noqa: E402
-import summary  # noqa: E402
 
-ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report-assets")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ASSETS = os.path.join(ROOT, "scripts", "report-assets")
 # The columns a family's table shows, in this order, when any of its rows has a value.
 METRICS = ("ns_per_delivery", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "mallocs_per_op", "bytes_per_op",
            "retains_per_op", "releases_per_op", "cache_misses_per_delivery", "heap_bytes_per_unit",
@@ -81,7 +82,7 @@ def usage(problem):
     results_csv.fail(problem)
 
 
-# Markdown (what guide.py and summary.py print) to HTML: tables, bullets, paragraphs; `code` and **bold** inline.
+# Markdown (what `bench guide` prints) to HTML: tables, bullets, paragraphs; `code` and **bold** inline.
 
 def inline(text):
     text = html.escape(text, quote=False)
@@ -196,26 +197,36 @@ def guarded(function, *arguments):
         return None, (errors.getvalue().strip() or str(exit_.code))
 
 
+def bench(*arguments):
+    """(stdout, None) of `swift run -c release bench ARGUMENTS`, or (None, its error) when it fails."""
+    done = subprocess.run(["swift", "run", "-c", "release", "bench", *arguments], cwd=ROOT, capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+        return None, (errors[-1] if errors else f"bench {' '.join(arguments)} exited {done.returncode}")
+    return done.stdout, None
+
+
 def index_page(site, options, rows, specs):
-    path = options["results"]
+    path = os.path.abspath(options["results"])
+    if path.startswith(ROOT + os.sep):
+        path = os.path.relpath(path, ROOT)  # as the guide names its source
     body = ["<p>What it costs to forward one delegate message to many targets, strategy by strategy, from "
-            f"<code>{html.escape(path)}</code> ({len(rows)} rows; <a href='data/results.csv'>the CSV</a>). "
-            "Every table sorts on a click of its header.</p>"]
-    dense = {int(r["width"]) for r in rows if r["benchmark"] == "dispatch" and r["width"] == r["responders"]}
-    widths = sorted(w for w in dense if w >= 16)
-    width = 64 if 64 in widths else (widths[-1] if widths else None)
+            f"<code>{html.escape(options['results'])}</code> ({len(rows)} rows; <a href='data/results.csv'>the"
+            " CSV</a>). Every table sorts on a click of its header.</p>"]
     body.append("<h2>Which strategy should I use?</h2>")
-    try:
-        if width is None:
-            raise guide.Missing(f"{path}: no dense dispatch rows at width 16 or more")
-        body.append(markdown(quietly(guide.lines, path, width)))
-    except guide.Missing as missing:
-        body.append(f"<p class='muted'>No decision guide: {html.escape(str(missing))}.</p>")
-    body.append("<h2>Cost per delivery at the widths screens have, and at the headline width</h2>"
-                "<p>Nanoseconds per delivery (median, every target responding), the ratio to the floor in"
-                " parentheses; allocations and reference counting per message.</p>")
-    for w in [w for w in (1, 4) if w in dense] + ([width] if width else []):
-        body.append(markdown(quietly(summary.lines, path, str(w))))
+    guide, problem = bench("guide", path)
+    if problem:
+        body.append(f"<p class='muted'>No decision guide: {html.escape(problem)}.</p>")
+    else:
+        body.append(markdown(guide.splitlines()))
+    body.append("<h2>The summary</h2><p>As <code>swift run -c release bench</code> prints it after a run: the"
+                " widths screens have (1, 4) beside the headline width.</p>")
+    summary, problem = bench("summary", path)
+    if problem:
+        body.append(f"<p class='muted'>No summary: {html.escape(problem)}.</p>")
+    else:
+        body.append(f"<div class='scroll'><pre>{html.escape(summary)}</pre></div>")
     families = "".join(f"<li><a href='{page(f)}'>{html.escape(f)}</a>: {sum(r['benchmark'] == f for r in rows)}"
                        f" rows, {sum(s.get('drawn') and chart_family(s) == f for s in specs)} charts</li>"
                        for f in site.families)

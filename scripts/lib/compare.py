@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two runs case by case: the ratio of a column, with a verdict that accounts for each run's noise.
 
-usage: scripts/compare.py A.csv B.csv [--column C] [--reference STRATEGY] [--reruns R.csv ...] [--min-ns 20]
+usage: scripts/compare A.csv B.csv [--column C] [--reference STRATEGY] [--reruns R.csv ...] [--min-ns 20]
                           [--count-band 0.01] [--normalize] [--all]
 
 A and B are two results CSVs (`bench` runs) or two sets of the gate's counts (`bench check --records`, a baseline).

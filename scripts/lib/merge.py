@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Merge results CSVs from several machines, toolchains or runs into one.
 
-usage: scripts/merge.py A.csv B.csv ... --output merged.csv
+usage: scripts/merge A.csv B.csv ... --output merged.csv
 
 Every row keeps its own metadata (host, cpu, swift_version, commit, timestamp, build), so the merged file says which
-run each row came from; `scripts/plot --compare merged.csv` draws one panel per run, and `scripts/compare.py` compares
+run each row came from; `scripts/plot --compare merged.csv` draws one panel per run, and `scripts/compare` compares
 two runs. Columns are the union of the inputs' (a column a file lacks is left empty in its rows). A case measured
 twice by the same run (same host, cpu, toolchain and timestamp) is an error naming both places. The output is written
 atomically. Exits 2 on bad usage or a malformed input, naming the file and line.
