@@ -135,7 +135,8 @@ struct DecisionGuide {
                 + " per delivery (width \(first.width)).")
         }
         if !claims.isEmpty { lines += [""] + claims }
-        lines += ["", "(didScroll, ns per delivery, medians, × the C floor with the same targets; the C floor is"
+        lines += ["", "(didScroll, ns per delivery, medians, × the C floor with the same targets; at widths 1 and 4"
+            + " every target responds; the C floor is"
             + " `cFunctionPointer`, \(Self.format(ns(cFloor), 1)) ns per delivery at width \(width): a C loop over"
             + " (context, function pointer) pairs; printed by `swift run -c release bench guide \(file)` from the run at"
             + " \(commits.joined(separator: ", ")))"]

@@ -1,7 +1,8 @@
 import Foundation
 import Microbench
 
-// `swift run -c release bench [run|list|check|baseline] [options]`: see BenchOptions.usage.
+// `swift run -c release bench [run|list|check|baseline|platform] [options]`, `bench summary|guide [FILE]`: see
+// BenchOptions.usage.
 
 func fail(_ message: String, showUsage: Bool) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))

@@ -171,6 +171,17 @@ public struct BenchOptions: Equatable, Sendable {
             default: throw UsageError("unknown option '\(flag)'")
             }
         }
+        if [.summary, .guide].contains(options.subcommand) {
+            // They print a file: a selection or a run's option would be ignored, so it is refused.
+            var bare = BenchOptions()
+            bare.subcommand = options.subcommand
+            bare.input = options.input
+            bare.showsHelp = options.showsHelp
+            bare.showsProgress = options.showsProgress
+            guard options == bare else {
+                throw UsageError("'bench \(options.subcommand.rawValue)' takes a results CSV and no other option")
+            }
+        }
         return options
     }
 

@@ -37,6 +37,8 @@ struct BenchOptionsTests {
         (["run", "extra"], "unexpected argument 'extra'"),
         (["list", "a.csv"], "unexpected argument 'a.csv'"),
         (["guide", "a.csv", "b.csv"], "unexpected argument 'b.csv'"),
+        (["summary", "a.csv", "--quick"], "'bench summary' takes a results CSV and no other option"),
+        (["guide", "--filter", "x"], "'bench guide' takes a results CSV and no other option"),
         (["--filter"], "missing value for '--filter'"),
         (["--filter", "(unclosed"], "'--filter' needs a valid regular expression"),
         (["--strategies", ""], "'--strategies' takes a comma-separated list"),

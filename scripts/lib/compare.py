@@ -143,9 +143,14 @@ class Comparison:
         self.__dict__.update(fields)
 
     def regressions_first(self):
-        """The pairs, `slower` first, then `faster`, then `same`, each by the size of its ratio."""
-        order = {"slower": 0, "faster": 1, "same": 2}
-        return sorted(self.pairs, key=lambda p: (order[p[6]], -magnitude(p[5])))
+        return regressions_first(self.pairs)
+
+
+def regressions_first(pairs):
+    """`pairs` (as `Comparison.pairs`, possibly with more fields), `slower` first, then `faster`, then `same`, each by
+    the size of its ratio."""
+    order = {"slower": 0, "faster": 1, "same": 2}
+    return sorted(pairs, key=lambda p: (order[p[6]], -magnitude(p[5])))
 
 
 def magnitude(ratio):

@@ -197,13 +197,25 @@ def guarded(function, *arguments):
         return None, (errors.getvalue().strip() or str(exit_.code))
 
 
+class ReportError(Exception):
+    """The report cannot be written: the message says why; `status` is the exit status."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
+
+
 def bench(*arguments):
-    """(stdout, None) of `swift run -c release bench ARGUMENTS`, or (None, its error) when it fails."""
+    """(stdout, None) of `swift run -c release bench ARGUMENTS`, or (None, its error) when the CSV lacks a row it
+    needs (exit 1); raises `ReportError` on any other failure, a build's included."""
     done = subprocess.run(["swift", "run", "-c", "release", "bench", *arguments], cwd=ROOT, capture_output=True,
                           text=True)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    problem = errors[-1] if errors else f"bench {' '.join(arguments)} exited {done.returncode}"
+    if done.returncode == 1:
+        return None, problem
     if done.returncode != 0:
-        errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-        return None, (errors[-1] if errors else f"bench {' '.join(arguments)} exited {done.returncode}")
+        raise ReportError(f"swift run -c release bench {' '.join(arguments)}: {problem}")
     return done.stdout, None
 
 
@@ -283,9 +295,8 @@ def compare_page(site, options, rows):
                 problems.append(f"{metric}: {problem}")
                 continue
             found += [pair + [metric] for pair in result.pairs]
-        order = {"slower": 0, "faster": 1, "same": 2}
-        found.sort(key=lambda p: (order[p[6]], -compare.magnitude(p[5])))
-        counts = {v: sum(p[6] == v for p in found) for v in order}
+        found = compare.regressions_first(found)
+        counts = {v: sum(p[6] == v for p in found) for v in ("slower", "faster", "same")}
         body.append(f"<p>A: <code>{html.escape(baseline)}</code> (committed); B: <code>{html.escape(gate)}</code>."
                     f" {len(found)} counts: {counts['slower']} higher, {counts['faster']} lower, {counts['same']}"
                     " within 1 % (the counts are deterministic). Higher counts first. The gate itself"
@@ -322,7 +333,10 @@ def history_page(site, options, out):
         return
     pattern = "^" + "/".join(HISTORY_SLICE.get(c, "[^/]+") for c in results_csv.CASE) + "$"
     shutil.copy(path, os.path.join(out, "data", "history.csv"))
-    fig = quietly(plot.history, path, pattern)
+    try:
+        fig = quietly(plot.history, path, pattern)
+    except (KeyError, ValueError) as error:
+        raise ReportError(f"{path}: not a history CSV (scripts/history writes one): {error!r}", status=2) from None
     chart = ""
     if fig is not None:
         quietly(plot.save, fig, os.path.join(out, "plots"), "history")
@@ -351,6 +365,16 @@ def main(argv):
     for name in ("against", "gate", "baseline", "history"):
         if options[name] and not os.path.exists(options[name]):
             usage(f"--{name}: {options[name]}: no such file")
+    # Every input is read before anything is written: a malformed one is refused, naming its file and line.
+    for name in ("against", "gate", "baseline"):
+        if options[name]:
+            try:
+                results_csv.read(options[name], records=name != "against")
+            except results_csv.Malformed as error:
+                results_csv.fail(str(error))
+    manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
+    if not os.path.exists(manifest):
+        results_csv.fail(f"{manifest}: missing (bench writes it beside the CSV)")
     output = os.path.abspath(options["output"])
     parent = os.path.dirname(output)
     os.makedirs(parent, exist_ok=True)
@@ -377,6 +401,9 @@ def main(argv):
         os.rename(out, output)
         if previous:
             shutil.rmtree(previous)
+    except ReportError as error:
+        shutil.rmtree(out, ignore_errors=True)
+        results_csv.fail(str(error), status=error.status)
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)
         raise
