@@ -20,6 +20,7 @@ charts) and scripts/lib/compare.py (the verdicts), imported. A table taken from 
 Exits 2 on bad arguments or a malformed file (named with its line), 0 when the report is written.
 """
 import contextlib
+import csv
 import html
 import io
 import json
@@ -342,7 +343,6 @@ def history_page(site, options, out):
         quietly(plot.save, fig, os.path.join(out, "plots"), "history")
         chart = figure("history", f"Instructions per message over the commits, {pattern}")
     with open(path, newline="") as handle:
-        import csv
         chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in HISTORY_SLICE.items())]
     columns = ["order", "commit", "date", "status", "measurement_changed", "strategy", "mallocs_per_op",
                "retains_per_op", "releases_per_op", "instructions_per_op"]
