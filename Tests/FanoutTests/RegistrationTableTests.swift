@@ -2,9 +2,9 @@
 import ScrollViewKit
 import Testing
 
-// The pinned buffer of the single-threaded table strategies (`existentialArray`, `lifetimeBound`): a dispatch
-// iterates the registrations' buffer in place, with no reference counted, and a mutation during it retires the
-// buffer instead of changing it. These tests hold only weak references to the targets they let go, so a buffer
+// The pinned buffers of the single-threaded strategies: a dispatch iterates the registrations' buffer
+// (`existentialArray`, `lifetimeBound`) or the message's closure list (`closureTable`, `selectorDictionary`) in place,
+// with no reference counted, and a mutation during it retires the buffer instead of changing it. These tests hold only weak references to the targets they let go, so a buffer
 // freed too early or kept too long shows.
 
 /// A target whose callback runs `onDidScroll`.
@@ -17,18 +17,27 @@ private final class Hook: ScrollViewDelegate {
     }
 }
 
-/// The registration tables of the strategies that pin their buffer.
+/// The strategies that pin a buffer for a dispatch.
 enum Pinning: String, CaseIterable, Sendable {
-    case existentialArray, lifetimeBound
+    case existentialArray, lifetimeBound, closureTable, selectorDictionary
 
     func make() -> any ScrollViewMultiplexer { DispatchStrategy(rawValue: rawValue)!.makeMultiplexer() }
 
     /// How many buffers `multiplexer` keeps retired now.
     func retired(_ multiplexer: any ScrollViewMultiplexer) -> Int {
         switch self {
-        case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).storage.table.retired.count
-        case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).storage.table.retired.count
+        case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).storage.table.registrations.retired.count
+        case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).storage.table.registrations.retired.count
+        case .closureTable:
+            Self.didScrollList((multiplexer as! ClosureTableMultiplexer<ScrollViewSchema>).storage.slots[ScrollViewSchema.didScroll.key.ordinal])
+        case .selectorDictionary:
+            Self.didScrollList((multiplexer as! SelectorDictionaryMultiplexer<ScrollViewSchema>).storage.handlers(for: ScrollViewSchema.didScroll.key))
         }
+    }
+
+    /// How many buffers the closure list of `scrollViewDidScroll(_:)` keeps retired.
+    private static func didScrollList(_ list: ClosureListBase?) -> Int {
+        (list as! ClosureList<ScrollView, Void>).closures.entries.retired.count
     }
 }
 
@@ -56,7 +65,7 @@ struct RegistrationTableTests {
             withExtendedLifetime(keeper) {}
         }
         multiplexer.scrollViewDidScroll(ScrollView())
-        if pinning == .existentialArray {
+        if pinning != .lifetimeBound {
             // Held strongly: delivered in the dispatch that began with it, alive through its call.
             #expect(aliveDuringItsCall)
         }

@@ -11,12 +11,29 @@ internal class ClosureListBase {
 /// The closures bound for one message, in registration order: the storage of
 /// ``ClosureTableStorage`` (indexed by message ordinal) and
 /// ``SelectorDictionaryStorage`` (keyed by selector).
+///
+/// A list, once made, stays in its storage's table for the storage's
+/// lifetime (removing a target removes its closure, never the list), so a
+/// dispatch may read it unretained while its storage's caller holds the
+/// storage.
 @usableFromInline
 internal final class ClosureList<Arguments, Result>: ClosureListBase {
-    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
-    /// exclusivity check.
+    /// A dispatch pins it and reads it in place (``deliver(_:in:while:)``);
+    /// a change, and every other read, is instantaneous, so it needs no
+    /// dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
-    var closures = IdentifiedList<(Arguments) -> Result>()
+    var closures = IdentifiedList<Handler>()
+
+    /// One bound closure, in an object of its own: a dispatch calls it
+    /// through a reference read from the pinned buffer, which it borrows. A
+    /// closure stored in the buffer itself would be copied out for each call,
+    /// one retain and one release of its context per delivery.
+    @usableFromInline
+    internal final class Handler {
+        @usableFromInline let call: (Arguments) -> Result
+
+        init(_ call: @escaping (Arguments) -> Result) { self.call = call }
+    }
 
     @usableFromInline
     override init() {}
@@ -43,49 +60,52 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
             list = ClosureList()
             slot = list
         }
-        list.closures.append(message.bound(to: target), for: id)
+        list.closures.append(Handler(message.bound(to: target)), for: id)
     }
 
-    /// The closures of the list in `slot`, in registration order: a snapshot
-    /// that later mutations cannot change. `nil` when the slot is empty.
+    /// Calls the closures of `list` (a list of this signature), in
+    /// registration order, for as long as `shouldContinue` accepts the
+    /// answers.
     ///
-    /// Dispatch takes the snapshot in a statement of its own, so that nothing
-    /// holds the list itself while the closures run: the snapshot keeps them
-    /// alive, and one retain per message is saved (measured). A single helper
-    /// taking the slot and delivering would keep its argument, the list,
-    /// alive across the calls: the gate counted the retain back.
+    /// No reference is counted. The list's buffer is pinned for the dispatch
+    /// (``PinnedArray``): the handlers in it, their closures and so their
+    /// targets stay alive until it ends, whatever the closures add or remove.
+    /// The list itself stays alive because its storage does (see the type's
+    /// documentation): the caller holds the storage.
     ///
-    /// - Precondition: `slot` was filled by ``bind(_:to:id:in:)`` with this
-    ///   signature (checked in debug builds).
-    /// - Complexity: O(1).
+    /// - Precondition: `list` was made by ``bind(_:to:id:in:)`` with this
+    ///   signature.
+    /// - Complexity: O(*r*) in the closures of the list.
     @inlinable
     @inline(__always)
-    static func snapshot(of slot: ClosureListBase?) -> Snapshot? {
-        guard let slot else { return nil }
-        return unsafeDowncast(slot, to: ClosureList.self).closures.entries
-    }
-
-    /// The closures of one list as dispatch iterates them.
-    @usableFromInline
-    typealias Snapshot = ContiguousArray<IdentifiedList<(Arguments) -> Result>.Entry>
-
-    /// Calls the closures of `snapshot`, in order, for as long as
-    /// `shouldContinue` accepts the answers.
-    ///
-    /// - Complexity: O(*r*) in the closures of the snapshot.
-    @inlinable
-    @inline(__always)
-    static func deliver(_ arguments: Arguments, to snapshot: Snapshot, while shouldContinue: (Result) -> Bool) {
-        // Indexing the array: iterating its buffer through an unsafe pointer
-        // instead makes the optimizer retain and release every closure, and a
-        // `for … in` that can return early re-reads the count on every turn
-        // (both measured; the gate pins this loop).
-        let count = snapshot.count
+    static func deliver(_ arguments: Arguments, in list: Unmanaged<ClosureListBase>, while shouldContinue: (Result) -> Bool) {
+        let list = Unmanaged<ClosureList>.fromOpaque(list.toOpaque())
+        let (handlers, token) = list._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
+        // Indexing with a count read once: a `for … in` that can stop early
+        // re-reads the count on every turn (the gate pins this loop).
+        let count = handlers.count
         var index = 0
         while index < count {
-            guard shouldContinue(snapshot[index].value(arguments)) else { return }
+            guard shouldContinue(call(handlers, at: index, with: arguments)) else { break }
             index &+= 1
         }
+        list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(token) }
+    }
+
+    /// The handlers of a list as a dispatch reads them, pinned.
+    @usableFromInline
+    typealias PinnedHandlers = UnsafeBufferPointer<IdentifiedList<Handler>.Entry>
+
+    /// Calls the handler at `index` of `handlers`, a pinned buffer, which
+    /// keeps it alive: the reference is read as `Unmanaged` and borrowed for
+    /// the call, so nothing is retained. (Read as a strong reference, it is
+    /// copied: one retain and one release per delivery, measured.)
+    ///
+    /// - Complexity: O(1) plus the handler's own work.
+    @inlinable
+    @inline(__always)
+    static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
+        Unmanaged.passUnretained(handlers[index].value)._withUnsafeGuaranteedRef { $0.call(arguments) }
     }
 
     /// Calls every closure of the list `handlers` (of this signature) with
@@ -104,8 +124,12 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
         _ arguments: Arguments, to handlers: AnyObject?, into answers: inout [Any?], boxing box: (Result) -> Any?,
         boxedType: Boxed.Type
     ) {
-        let snapshot = snapshot(of: handlers.map { unsafeDowncast($0, to: ClosureListBase.self) }) ?? []
-        let count = snapshot.count
+        // Pinned, as for a dispatch: the callbacks may change the list.
+        let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
+        let pinned = list?._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
+        defer { if let list, let pinned { list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(pinned.token) } } }
+        let pinnedHandlers = pinned?.elements ?? PinnedHandlers(start: nil, count: 0)
+        let count = pinnedHandlers.count
         var index = 0
         if ReusedAnswers.canReuse(&answers) {
             let old = answers.count
@@ -114,7 +138,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
                 while index < Swift.min(old, count) {
                     ReusedAnswers.destroy(slots + index, skipping: boxedType)
                     ReusedAnswers.initialize(
-                        slots + index, to: snapshot[index].value(arguments), boxing: box, boxedType: boxedType)
+                        slots + index, to: call(pinnedHandlers, at: index, with: arguments), boxing: box, boxedType: boxedType)
                     index &+= 1
                 }
                 var spare = count
@@ -131,7 +155,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
         if index < count {
             answers.reserveCapacity(count)
             while index < count {
-                answers.append(box(snapshot[index].value(arguments)))
+                answers.append(box(call(pinnedHandlers, at: index, with: arguments)))
                 index &+= 1
             }
         }

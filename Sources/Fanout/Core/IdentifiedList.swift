@@ -1,9 +1,9 @@
 /// An ordered list of values, each belonging to one registered target and
 /// keyed by that target's identity: one message's closures in ``ClosureList``.
 ///
-/// Dispatch iterates a copy of ``entries``; copying is O(1) (the buffer is
-/// shared) and gives every delivery a snapshot that later mutations cannot
-/// change, because they copy the buffer on write.
+/// Dispatch iterates the list's buffer in place, pinned (see ``PinnedArray``):
+/// later changes copy the buffer instead of changing it, so each dispatch
+/// sees the list as it was when it began.
 @frozen
 @usableFromInline
 internal struct IdentifiedList<Value> {
@@ -21,28 +21,27 @@ internal struct IdentifiedList<Value> {
 
     /// The values in registration order.
     @usableFromInline
-    internal private(set) var entries: ContiguousArray<Entry> = []
+    internal var entries = PinnedArray<Entry>()
 
     @inlinable
     internal init() {}
 
     /// Appends a value; the caller ensures `id` is not already present.
     ///
-    /// - Complexity: Amortized O(1).
-    @inlinable
+    /// - Complexity: Amortized O(1), or O(*n*) while a dispatch iterates the
+    ///   list.
     internal mutating func append(_ value: Value, for id: ObjectIdentifier) {
-        entries.append(Entry(id: id, value: value))
+        entries.modify { $0.append(Entry(id: id, value: value)) }
     }
 
     /// Removes the value registered for `id`, if any.
     ///
     /// - Returns: Whether a value was removed.
     /// - Complexity: O(*n*), where *n* is the number of entries.
-    @inlinable
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Bool {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
-        entries.remove(at: index)
+        guard let index = entries.elements.firstIndex(where: { $0.id == id }) else { return false }
+        entries.modify { _ = $0.remove(at: index) }
         return true
     }
 }

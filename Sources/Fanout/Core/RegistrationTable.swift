@@ -26,20 +26,14 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
+    /// The registrations in order, in a buffer that dispatches iterate in
+    /// place (see ``beginDispatch()``).
+    @usableFromInline
+    internal private(set) var registrations = PinnedArray<Entry>()
+
     /// The registrations in order.
-    @usableFromInline
-    internal private(set) var entries: ContiguousArray<Entry> = []
-
-    /// Whether a dispatch in flight iterates the buffer of `entries` in place
-    /// (see ``beginDispatch()``).
-    @usableFromInline
-    internal var entriesPinned = false
-
-    /// Buffers of `entries` that dispatches in flight still iterate, replaced
-    /// since by a mutation: kept alive, in the order they were retired, until
-    /// the dispatch that pinned each one ends.
-    @usableFromInline
-    internal var retired: [ContiguousArray<Entry>] = []
+    @inlinable
+    internal var entries: ContiguousArray<Entry> { registrations.elements }
 
     /// The registered identities, for O(1) duplicate checks.
     private var members: Set<ObjectIdentifier> = []
@@ -64,7 +58,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal func contains(_ id: ObjectIdentifier) -> Bool { members.contains(id) }
 
     /// The number of registrations.
-    internal var count: Int { entries.count }
+    internal var count: Int { registrations.elements.count }
 
     /// Whether any registered target responds to `key`.
     ///
@@ -81,8 +75,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @discardableResult
     internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
         guard members.insert(id).inserted else { return false }
-        retireIfPinned()
-        entries.append(Entry(id: id, messages: messages, value: value))
+        registrations.modify { $0.append(Entry(id: id, messages: messages, value: value)) }
         adjustCounts(for: messages, by: 1)
         return true
     }
@@ -93,9 +86,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*n*), where *n* is the number of registrations.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
-        guard members.remove(id) != nil, let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
-        retireIfPinned()
-        let entry = entries.remove(at: index)
+        guard members.remove(id) != nil, let index = registrations.elements.firstIndex(where: { $0.id == id }) else { return nil }
+        let entry = registrations.modify { $0.remove(at: index) }
         adjustCounts(for: entry.messages, by: -1)
         return entry
     }
@@ -104,13 +96,14 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     ///
     /// - Complexity: O(*n*).
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
-        guard entries.contains(where: { shouldRemove($0.value) }) else { return }
-        retireIfPinned()
+        guard registrations.elements.contains(where: { shouldRemove($0.value) }) else { return }
         var removed: [Entry] = []
-        entries.removeAll { entry in
-            guard shouldRemove(entry.value) else { return false }
-            removed.append(entry)
-            return true
+        registrations.modify {
+            $0.removeAll { entry in
+                guard shouldRemove(entry.value) else { return false }
+                removed.append(entry)
+                return true
+            }
         }
         for entry in removed {
             members.remove(entry.id)
@@ -118,72 +111,39 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
-    /// Before `entries` changes: when a dispatch in flight iterates its
-    /// buffer in place, the buffer is kept in `retired`, so that the change
-    /// copies it instead of writing where the dispatch reads. Only the first
-    /// change after a dispatch pins the buffer retires it; later ones write to
-    /// the copy, which no dispatch iterates.
-    private mutating func retireIfPinned() {
-        guard entriesPinned else { return }
-        retired.append(entries)
-        entriesPinned = false
-    }
+    /// Whether a dispatch over these registrations is in flight.
+    internal var isDispatching: Bool { registrations.isDispatching }
 
-    /// Whether a dispatch over these registrations is in flight: one pinned
-    /// the buffer, or a mutation since retired it (only the outermost
-    /// dispatch's end frees the last retired buffer).
-    internal var isDispatching: Bool { entriesPinned || !retired.isEmpty }
-
-    /// Starts a dispatch over the registrations: pins the buffer of
-    /// `entries` and returns it, with what ``endDispatch(_:)`` needs.
+    /// Starts a dispatch over the registrations: pins their buffer and
+    /// returns it, with what ``endDispatch(_:)`` needs.
     ///
-    /// No reference is counted. The buffer stays valid until the matching
-    /// `endDispatch`: a mutation meanwhile retires it (keeps it in `retired`)
-    /// before changing anything, and retired buffers are freed only when the
-    /// dispatch that pinned them ends; the storage that holds this table lives
-    /// through the dispatch, because its caller holds it. So every target in
-    /// the buffer stays alive while the dispatch runs, whatever the callbacks
-    /// add or remove. Single-threaded, as the storages that use it.
+    /// No reference is counted. The buffer, and so every target in it, stays
+    /// valid until the matching `endDispatch`, whatever the callbacks add or
+    /// remove (see ``PinnedArray``); the storage that holds this table lives
+    /// through the dispatch, because its caller holds it. Single-threaded, as
+    /// the storages that use it.
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     internal mutating func beginDispatch() -> (entries: UnsafeBufferPointer<Entry>, token: DispatchToken) {
-        let token = DispatchToken(wasPinned: entriesPinned, retiredCount: retired.count)
-        entriesPinned = true
-        // The pointer outlives the closure: valid for the reasons above.
-        return (entries.withUnsafeBufferPointer { $0 }, token)
+        let (entries, token) = registrations.beginDispatch()
+        return (entries, token)
     }
 
-    /// Ends the dispatch that `token` began. A dispatch that pinned the
-    /// buffer itself unpins it, or frees what was retired since it began: no
-    /// dispatch in flight reads it (those begun inside it have ended, and
-    /// those outside it read an older buffer).
-    ///
-    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    /// Ends the dispatch that `token` began (see ``PinnedArray/endDispatch(_:)``).
     /// When it was the last dispatch in flight and the registrations changed
     /// during it, it sets ``changedDuringDispatches``.
+    ///
+    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
     internal mutating func endDispatch(_ token: DispatchToken) {
-        guard !token.wasPinned else { return }
-        if retired.count == token.retiredCount {
-            entriesPinned = false
-        } else {
-            releaseRetired(downTo: token.retiredCount)
-        }
+        if registrations.endDispatch(token) { changedDuringDispatches = true }
     }
 
     /// Set when the last dispatch in flight ends after the registrations
     /// changed during it; whoever announces the change clears it.
     @usableFromInline
     internal var changedDuringDispatches = false
-
-    /// Frees the buffers retired since the dispatch that `count` was taken
-    /// at began.
-    @usableFromInline
-    internal mutating func releaseRetired(downTo count: Int) {
-        retired.removeSubrange(count...)
-        if retired.isEmpty { changedDuringDispatches = true }
-    }
 
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
         // Over the set bits, whose positions are the ordinals: iterating
@@ -245,21 +205,5 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
             return Schema.respondedMessages(of: target).bits
         }
         return bits.map(MessageSet.init(bits:))
-    }
-}
-
-/// What ``RegistrationTable/endDispatch(_:)`` needs of the dispatch it ends.
-@frozen
-@usableFromInline
-internal struct DispatchToken {
-    /// Whether an outer dispatch had pinned the buffer already.
-    @usableFromInline let wasPinned: Bool
-    /// How many buffers were retired when the dispatch began.
-    @usableFromInline let retiredCount: Int
-
-    @inlinable
-    init(wasPinned: Bool, retiredCount: Int) {
-        self.wasPinned = wasPinned
-        self.retiredCount = retiredCount
     }
 }

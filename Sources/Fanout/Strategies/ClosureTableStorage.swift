@@ -14,9 +14,9 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// (which it captures, so targets are held strongly).
 ///
 /// Dispatch indexes the table and calls only the closures of targets that
-/// respond, so sparse responders cost nothing; the snapshot of a message's
-/// list keeps its closures, and so their targets, alive until the dispatch
-/// ends. Single-threaded.
+/// respond, so sparse responders cost nothing. A dispatch pins the message's
+/// list (`PinnedArray`), which keeps its closures, and so their targets,
+/// alive until the dispatch ends, with no reference counted. Single-threaded.
 public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
@@ -84,8 +84,8 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
         storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
-        if let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.slots[message.key.ordinal] }) {
-            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        if let list = storage._withUnsafeGuaranteedRef({ $0.slots[message.key.ordinal].map(Unmanaged.passUnretained) }) {
+            ClosureList<Arguments, Result>.deliver(arguments, in: list, while: shouldContinue)
         }
         if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }

@@ -142,8 +142,8 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     ) {
         let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
         storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
-        if let snapshot = ClosureList<Arguments, Result>.snapshot(of: storage._withUnsafeGuaranteedRef { $0.handlers(for: message.key) }) {
-            ClosureList.deliver(arguments, to: snapshot, while: shouldContinue)
+        if let list = storage._withUnsafeGuaranteedRef({ $0.handlers(for: message.key).map(Unmanaged.passUnretained) }) {
+            ClosureList<Arguments, Result>.deliver(arguments, in: list, while: shouldContinue)
         }
         if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
