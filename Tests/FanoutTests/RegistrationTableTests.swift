@@ -3,7 +3,7 @@ import ScrollViewKit
 import Testing
 
 // The pinned buffers of the single-threaded strategies: a dispatch iterates the registrations' buffer
-// (`existentialArray`, `lifetimeBound`) or the message's closure list (`closureTable`, `selectorDictionary`) in place,
+// (`existentialArray`, `lifetimeBound`, `weakArray`) or the message's closure list (`closureTable`, `selectorDictionary`) in place,
 // with no reference counted, and a mutation during it retires the buffer instead of changing it. These tests hold only weak references to the targets they let go, so a buffer
 // freed too early or kept too long shows.
 
@@ -19,7 +19,7 @@ private final class Hook: ScrollViewDelegate {
 
 /// The strategies that pin a buffer for a dispatch.
 enum Pinning: String, CaseIterable, Sendable {
-    case existentialArray, lifetimeBound, closureTable, selectorDictionary
+    case existentialArray, lifetimeBound, weakArray, closureTable, selectorDictionary
 
     func make() -> any ScrollViewMultiplexer { DispatchStrategy(rawValue: rawValue)!.makeMultiplexer() }
 
@@ -28,6 +28,7 @@ enum Pinning: String, CaseIterable, Sendable {
         switch self {
         case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).storage.table.registrations.retired.count
         case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).storage.table.registrations.retired.count
+        case .weakArray: (multiplexer as! WeakArrayMultiplexer<ScrollViewSchema>).storage.table.registrations.retired.count
         case .closureTable:
             Self.didScrollList((multiplexer as! ClosureTableMultiplexer<ScrollViewSchema>).storage.slots[ScrollViewSchema.didScroll.key.ordinal])
         case .selectorDictionary:
@@ -55,7 +56,7 @@ struct RegistrationTableTests {
             second = target
             multiplexer.add(first)
             multiplexer.add(target)
-            // lifetimeBound holds a plain target weakly: the test keeps it until the callback lets go.
+            // lifetimeBound and weakArray hold a plain target weakly: the test keeps it until the callback lets go.
             var keeper: Hook? = target
             first.onDidScroll = { [unowned multiplexer] in
                 if let target = second { multiplexer.remove(target) }
@@ -65,7 +66,7 @@ struct RegistrationTableTests {
             withExtendedLifetime(keeper) {}
         }
         multiplexer.scrollViewDidScroll(ScrollView())
-        if pinning != .lifetimeBound {
+        if pinning != .lifetimeBound && pinning != .weakArray {
             // Held strongly: delivered in the dispatch that began with it, alive through its call.
             #expect(aliveDuringItsCall)
         }

@@ -15,25 +15,33 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// Every delivery loads a weak reference (the runtime's `swift_weakLoadStrong`,
 /// which takes a lock-free but atomic path and returns a +1 reference that
 /// keeps the target alive through its call), so a dispatch costs a weak load
-/// and a release per target on top of the call. `count` first drops
+/// and a release per target on top of the call. A dispatch pins the table's
+/// buffer (`PinnedArray`), so it counts no reference of its own. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, CountedDispatchStorage {
-    /// A function that returns the target while it is alive.
+public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
+    /// A function that returns the target while it is alive, in an object of
+    /// its own: a dispatch calls it through a reference read from the pinned
+    /// buffer, which it borrows. (A function stored in the buffer itself is
+    /// copied out for each call, one retain and one release per delivery.)
     @usableFromInline
-    internal typealias WeakReference = () -> Schema.Target?
+    internal final class WeakReference {
+        @usableFromInline let load: () -> Schema.Target?
 
-    /// Dispatch copies its entries out in one instantaneous read, so it needs
-    /// no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+        init(_ load: @escaping () -> Schema.Target?) { self.load = load }
+    }
+
+    @usableFromInline
+    internal typealias Table = RegistrationTable<Schema, WeakReference>
+
+    /// A dispatch pins it and reads it in place; every other access is
+    /// instantaneous, so it needs no dynamic exclusivity check
+    /// (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
-    internal var table = RegistrationTable<Schema, WeakReference>()
+    internal var table = Table()
 
     @usableFromInline
     internal let confinement = ThreadConfinement()
-
-    /// The dispatches in flight.
-    @exclusivity(unchecked) @usableFromInline
-    internal var dispatches = DispatchCounter()
 
     internal var announcement = RespondersAnnouncement()
 
@@ -49,6 +57,15 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     internal func dispatchesEnded() { announceDeferred() }
 
     var respondingBits: UInt64 { table.respondingBits }
+
+    /// A dispatch pinned the table's buffer, or a mutation since retired it.
+    var isDispatching: Bool { table.isDispatching }
+
+    /// The table records it: the last dispatch to end after a change sets
+    /// `changedDuringDispatches`.
+    func setAnnouncementDeferred(_ deferred: Bool) {
+        if !deferred { table.changedDuringDispatches = false }
+    }
 
     /// An empty storage.
     public init() {}
@@ -66,12 +83,12 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     private func addNow(_ target: Schema.Target) {
         confinement.run(self) {
             let id = Schema.identity(of: target)
-            if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value() == nil }) {
+            if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.load() == nil }) {
                 table.remove(id)
             }
-            guard let (id, messages) = RegistrationTable<Schema, WeakReference>.newMember(
+            guard let (id, messages) = Table.newMember(
                 target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
-            table.append(Schema.weakReference(to: target), id: id, messages: messages)
+            table.append(WeakReference(Schema.weakReference(to: target)), id: id, messages: messages)
         }
     }
 
@@ -88,7 +105,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
-                table.removeAll { $0() == nil }
+                table.removeAll { $0.load() == nil }
                 return table.count
             }
         }
@@ -99,7 +116,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     /// - Complexity: O(1) when none responds; otherwise one weak load per dead
     ///   responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value() != nil } }
+        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value.load() != nil } }
     }
 
     /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
@@ -112,15 +129,19 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<WeakArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
+        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
+        let entries = dispatch.entries
         let sent = MessageSet(message.key)
-        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
-        // A copy of the array, one retain per message: the other strategies' pinned buffer would make the
-        // optimizer retain each weak reference's closure around its call, one retain per delivery.
-        for entry in storage._withUnsafeGuaranteedRef({ $0.table.entries }) where entry.messages.intersects(sent) {
-            guard let target = entry.value() else { continue }
+        let count = entries.count
+        var index = 0
+        while index < count {
+            defer { index &+= 1 }
+            guard entries[index].messages.intersects(sent) else { continue }
+            // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
+            guard let target = Unmanaged.passUnretained(entries[index].value)._withUnsafeGuaranteedRef({ $0.load() })
+            else { continue }
             guard shouldContinue(message.invoke(target, arguments)) else { break }
         }
-        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
+        dispatch.end()
     }
 }
