@@ -89,7 +89,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
             guard shouldContinue(call(handlers, at: index, with: arguments)) else { break }
             index &+= 1
         }
-        list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(token) }
+        _ = list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(token) }
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
@@ -127,7 +127,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
         // Pinned, as for a dispatch: the callbacks may change the list.
         let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
         let pinned = list?._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
-        defer { if let list, let pinned { list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(pinned.token) } } }
+        defer { if let list, let pinned { _ = list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(pinned.token) } } }
         let pinnedHandlers = pinned?.elements ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0

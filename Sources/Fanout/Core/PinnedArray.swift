@@ -24,23 +24,30 @@ internal struct PinnedArray<Element> {
     @usableFromInline
     internal private(set) var elements: ContiguousArray<Element> = []
 
-    /// Whether a dispatch in flight iterates the buffer of `elements`.
-    @usableFromInline
-    internal var isPinned = false
-
     /// Buffers of `elements` that dispatches in flight still iterate, replaced
     /// since by a change: kept alive, in the order they were retired, until
     /// the dispatch that pinned each one ends.
     @usableFromInline
     internal private(set) var retired: [ContiguousArray<Element>] = []
 
+    /// The pin and the number of retired buffers in one word, so that a
+    /// dispatch reads and restores both with one load and one store: bit 0
+    /// is set while a dispatch in flight iterates the buffer of `elements`,
+    /// the bits above it count `retired`.
+    @usableFromInline
+    internal var state = 0
+
     @inlinable
     internal init() {}
+
+    /// Whether a dispatch in flight iterates the buffer of `elements`.
+    @inlinable
+    internal var isPinned: Bool { state & 1 != 0 }
 
     /// Whether a dispatch is in flight: one pinned the buffer, or a change
     /// since retired it (only the outermost dispatch's end frees the last
     /// retired buffer).
-    internal var isDispatching: Bool { isPinned || !retired.isEmpty }
+    internal var isDispatching: Bool { state != 0 }
 
     /// Changes the elements, retiring the buffer first if a dispatch pinned
     /// it: the change then copies the buffer instead of writing where the
@@ -53,7 +60,7 @@ internal struct PinnedArray<Element> {
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
             retired.append(elements)
-            isPinned = false
+            state = retired.count << 1
         }
         return change(&elements)
     }
@@ -68,8 +75,8 @@ internal struct PinnedArray<Element> {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     internal mutating func beginDispatch() -> (elements: UnsafeBufferPointer<Element>, token: DispatchToken) {
-        let token = DispatchToken(wasPinned: isPinned, retiredCount: retired.count)
-        isPinned = true
+        let token = DispatchToken(state: state)
+        state |= 1
         // The pointer outlives the closure: valid for the reasons above.
         return (elements.withUnsafeBufferPointer { $0 }, token)
     }
@@ -82,14 +89,16 @@ internal struct PinnedArray<Element> {
     /// - Returns: `true` when it freed the last retired buffer: the elements
     ///   changed during the dispatches, and none is in flight any more.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
-    @inlinable @inline(__always) @discardableResult
+    @inlinable @inline(__always)
     internal mutating func endDispatch(_ token: DispatchToken) -> Bool {
-        guard !token.wasPinned else { return false }
-        if retired.count == token.retiredCount {
-            isPinned = false
+        // An outer dispatch had pinned the buffer: it unpins it.
+        guard token.state & 1 == 0 else { return false }
+        // Nothing retired since it began: unpin.
+        if _fastPath(state == token.state | 1) {
+            state = token.state
             return false
         }
-        return releaseRetired(downTo: token.retiredCount)
+        return releaseRetired(downTo: token.state >> 1)
     }
 
     /// Frees the buffers retired since the dispatch that `count` was taken
@@ -97,22 +106,18 @@ internal struct PinnedArray<Element> {
     @usableFromInline
     internal mutating func releaseRetired(downTo count: Int) -> Bool {
         retired.removeSubrange(count...)
+        state = count << 1
         return retired.isEmpty
     }
 }
 
-/// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends.
+/// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends: the
+/// array's pin and retired count when it began.
 @frozen
 @usableFromInline
 internal struct DispatchToken {
-    /// Whether an outer dispatch had pinned the buffer already.
-    @usableFromInline let wasPinned: Bool
-    /// How many buffers were retired when the dispatch began.
-    @usableFromInline let retiredCount: Int
+    @usableFromInline let state: Int
 
     @inlinable
-    init(wasPinned: Bool, retiredCount: Int) {
-        self.wasPinned = wasPinned
-        self.retiredCount = retiredCount
-    }
+    init(state: Int) { self.state = state }
 }
