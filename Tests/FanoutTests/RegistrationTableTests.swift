@@ -17,6 +17,13 @@ private final class Hook: ScrollViewDelegate {
     }
 }
 
+/// A target that runs `onDeinit` when it is freed.
+private final class DeinitHook: ScrollViewDelegate {
+    var onDeinit: () -> Void = {}
+    func scrollViewDidScroll(_ scrollView: ScrollView) {}
+    deinit { onDeinit() }
+}
+
 /// The strategies that pin a buffer for a dispatch.
 enum Pinning: String, CaseIterable, Sendable {
     case existentialArray, lifetimeBound, weakArray, closureTable, selectorDictionary
@@ -108,5 +115,51 @@ struct RegistrationTableTests {
         #expect(retiredNested == 2)
         #expect(pinning.retired(multiplexer) == 0)
         withExtendedLifetime((outer, nested, spare)) {}
+    }
+
+    @Test("a target freed with a retired buffer may dispatch from its deinit, and the callbacks of that dispatch may mutate",
+          arguments: [Pinning.existentialArray, .closureTable, .selectorDictionary])
+    func deinitDispatchesWhileRetiredBuffersAreFreed(_ pinning: Pinning) {
+        let multiplexer = pinning.make()
+        let first = Hook()
+        multiplexer.add(first)
+        weak var doomedReference: DeinitHook?
+        var phase = 0, deinitRan = false
+        let spare = Hook()
+        do {
+            let doomed = DeinitHook()
+            doomedReference = doomed
+            // Freed when the outer dispatch frees the buffer that held it: its deinit dispatches again.
+            doomed.onDeinit = { [unowned multiplexer] in
+                deinitRan = true
+                multiplexer.scrollViewDidScroll(ScrollView())
+            }
+            multiplexer.add(doomed)
+        }
+        first.onDidScroll = { [unowned multiplexer] in
+            phase += 1
+            switch phase {
+            case 1:
+                // The outer dispatch: the only reference to `doomed` is now the retired buffer.
+                if let doomed = doomedReference { multiplexer.remove(doomed) }
+            case 2:
+                // The dispatch from the deinit: a change while it runs retires its buffer too.
+                multiplexer.add(spare)
+                multiplexer.remove(spare)
+            default:
+                break
+            }
+        }
+        multiplexer.scrollViewDidScroll(ScrollView())
+        #expect(deinitRan)
+        #expect(doomedReference == nil)
+        #expect(phase == 2)
+        #expect(pinning.retired(multiplexer) == 0, "a buffer was left retired")
+        // The registrations are consistent: one more dispatch reaches `first` alone, and a change after it works.
+        multiplexer.scrollViewDidScroll(ScrollView())
+        #expect(phase == 3)
+        multiplexer.add(spare)
+        #expect(multiplexer.count == 2)
+        #expect(pinning.retired(multiplexer) == 0)
     }
 }

@@ -79,6 +79,7 @@ internal final class ClosureList<Arguments, Result>: ClosureListBase {
     @inlinable
     @inline(__always)
     static func deliver(_ arguments: Arguments, in list: Unmanaged<ClosureListBase>, while shouldContinue: (Result) -> Bool) {
+        assert(list._withUnsafeGuaranteedRef { $0 is ClosureList }, "a closure list of another signature")
         let list = Unmanaged<ClosureList>.fromOpaque(list.toOpaque())
         let (handlers, token) = list._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
         // Indexing with a count read once: a `for … in` that can stop early

@@ -13,7 +13,8 @@ public protocol MultiplexerStorage: Multiplexing {
     /// `storage` is unretained: the caller holds it for the whole call (the
     /// storage itself, or the multiplexer whose `let` it is). The delivery
     /// borrows it for each read only, so that nothing retains it while the
-    /// targets run; its snapshot keeps the targets alive.
+    /// targets run; what it pins (or, for `concurrent`, the snapshot it
+    /// reads) keeps the targets alive.
     static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
         while shouldContinue: (Result) -> Bool)
@@ -56,7 +57,8 @@ extension Unmanaged where Instance: ConfinedStorage {
 }
 
 /// A single-threaded storage whose targets are in a ``RegistrationTable``
-/// that a dispatch iterates in place (`existentialArray`, `lifetimeBound`).
+/// that a dispatch iterates in place (`existentialArray`, `lifetimeBound`,
+/// `weakArray`).
 @usableFromInline
 internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
     associatedtype Registration

@@ -103,11 +103,19 @@ internal struct PinnedArray<Element> {
 
     /// Frees the buffers retired since the dispatch that `count` was taken
     /// at began, and answers whether none is left.
-    @usableFromInline
+    ///
+    /// Freeing a buffer may free a target, and its deinit may use the
+    /// multiplexer again: dispatch, and change it from a callback. So the
+    /// buffers are first taken out and this array made consistent again;
+    /// they are dropped after that.
+    @usableFromInline @inline(never)
     internal mutating func releaseRetired(downTo count: Int) -> Bool {
-        retired.removeSubrange(count...)
-        state = count << 1
-        return retired.isEmpty
+        var freed = Array(retired[..<count])
+        swap(&freed, &retired)
+        return withExtendedLifetime(freed) {
+            state = count << 1
+            return retired.isEmpty
+        }
     }
 }
 

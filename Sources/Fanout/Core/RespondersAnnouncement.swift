@@ -71,8 +71,8 @@ extension AnnouncingStorage {
 }
 
 /// The dispatches in flight of a storage that counts them, to find the end
-/// of the outermost one (`closureTable`, `selectorDictionary`, `weakArray`;
-/// the storages with a pinned table learn it from the table).
+/// of the outermost one (`closureTable`, `selectorDictionary`; the storages
+/// with a pinned table learn it from the table).
 @frozen
 @usableFromInline
 internal struct DispatchCounter {

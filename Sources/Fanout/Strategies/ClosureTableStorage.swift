@@ -19,8 +19,8 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// alive until the dispatch ends, with no reference counted. Single-threaded.
 public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
     /// One list of closures per message ordinal; `nil` until a target binds it.
-    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
-    /// exclusivity check (Documentation/WritingAStrategy.md).
+    /// Dispatch reads a list from it, unretained, in one instantaneous read, so
+    /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
     internal var slots = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
 

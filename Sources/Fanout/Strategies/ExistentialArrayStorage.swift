@@ -15,14 +15,16 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 ///
 /// Every dispatch visits every target and skips those whose mask lacks the
 /// message, so sparse responders still cost one mask test per target. The
-/// dispatch's snapshot of the array keeps every target alive until it ends.
+/// dispatch pins the array's buffer, which keeps every target alive until it
+/// ends.
 /// Single-threaded.
 public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
-    /// Dispatch copies its entries out in one instantaneous read, so it needs
-    /// no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+    /// A dispatch pins it and reads it in place; every access is
+    /// instantaneous, so it needs no dynamic exclusivity check
+    /// (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
     internal var table = Table()
 

@@ -43,7 +43,7 @@ extension Multiplexer {
 /// - ``LifetimeBoundStorage/add(_:boundTo:)``: the target is held strongly until its *owner*, a
 ///   ``RegistrationHolder``, is deallocated, as a behaviour bound to its
 ///   screen with an associated object in Objective-C. No reference counting
-///   per delivery: the dispatch's snapshot keeps the target alive.
+///   per delivery: the dispatch's pinned buffer keeps the target alive.
 /// - ``unsafeAddUnretained(_:)``: a holder called without any retain, for
 ///   code that guarantees the holder outlives every one of its calls.
 ///
@@ -52,8 +52,9 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
-    /// Dispatch copies its entries out in one instantaneous read, so it needs
-    /// no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+    /// A dispatch pins it and reads it in place; every access is
+    /// instantaneous, so it needs no dynamic exclusivity check
+    /// (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
     internal var table = Table()
 

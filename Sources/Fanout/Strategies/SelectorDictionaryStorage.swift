@@ -38,8 +38,8 @@ extension Multiplexer {
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
 public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
-    /// Dispatch copies it out in one instantaneous read, so it needs no dynamic
-    /// exclusivity check (Documentation/WritingAStrategy.md).
+    /// Dispatch reads a list from it, unretained, in one instantaneous read, so
+    /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
     internal var handlers: [MessageSelector: ClosureListBase] = [:]
 
