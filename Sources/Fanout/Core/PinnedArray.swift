@@ -110,12 +110,15 @@ internal struct PinnedArray<Element> {
     /// they are dropped after that.
     @usableFromInline @inline(never)
     internal mutating func releaseRetired(downTo count: Int) -> Bool {
-        var freed = Array(retired[..<count])
-        swap(&freed, &retired)
-        return withExtendedLifetime(freed) {
-            state = count << 1
-            return retired.isEmpty
+        while retired.count > count {
+            // The last one, moved out and the state written; then dropped. A
+            // dispatch begun by a deinit meanwhile ends before the drop
+            // returns, and frees what it retired itself.
+            let freed = retired.removeLast()
+            state = retired.count << 1
+            withExtendedLifetime(freed) {}
         }
+        return count == 0
     }
 }
 
