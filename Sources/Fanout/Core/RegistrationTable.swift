@@ -31,7 +31,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @usableFromInline
     internal private(set) var registrations = PinnedArray<Entry>()
 
-    /// The registrations in order.
+    /// The registrations in order: a copy of the array, one retain. The
+    /// table's own methods read `registrations.elements` in place instead
+    /// (through this getter, every `remove` counted one retain more).
     @inlinable
     internal var entries: ContiguousArray<Entry> { registrations.elements }
 
