@@ -46,7 +46,6 @@ public enum GuideSchema: DelegateSchema {
         visitor.visit(viewForZooming)
     }
     @inlinable public static func responds(_ target: Target, to key: Key) -> Bool { target.responds(to: key) }
-    @inlinable public static func weakReference(to target: Target) -> () -> Target? { { [weak target] in target } }
 }
 
 extension GuideScrollViewDelegate where Self: Delivering, Schema == GuideSchema {

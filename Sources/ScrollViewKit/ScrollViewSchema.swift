@@ -43,12 +43,6 @@ public enum ScrollViewSchema: DelegateSchema {
         visitor.visit(viewForZooming)
     }
 
-    /// A typed weak reference: one weak load per call, no cast.
-    @inlinable
-    public static func weakReference(to target: Target) -> () -> Target? {
-        { [weak target] in target }
-    }
-
     /// Asks the target itself, as `respondsToSelector:` would.
     @inlinable
     public static func responds(_ target: Target, to key: Key) -> Bool {

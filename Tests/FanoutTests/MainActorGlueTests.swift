@@ -29,7 +29,6 @@ enum ScreenSchema: @MainActor DelegateSchema {
         visitor.visit(didLoad)
         visitor.visit(shouldClose)
     }
-    static func weakReference(to target: Target) -> () -> Target? { { [weak target] in target } }
 }
 
 extension ScreenObserver where Self: Delivering, Schema == ScreenSchema {

@@ -127,4 +127,40 @@ struct WeakTargetTests {
         first.scrollViewDidScroll(scrollView)
         expectDeliveries(log, .didScroll, [0])
     }
+
+    @Test("a weak strategy refuses a target that is not an object, naming its type", arguments: ["weakArray", "lifetimeBound"])
+    func valueTargetRefused(strategy: String) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [strategy] in
+            let value: any ValueTarget = CountingValue()
+            if strategy == "weakArray" {
+                WeakArrayMultiplexer<ValueSchema>().add(value)
+            } else {
+                LifetimeBoundMultiplexer<ValueSchema>().add(value)
+            }
+        }
+        let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(output.contains("ValueTarget is not a class or class-constrained existential"), "\(output)")
+    }
+}
+
+/// A protocol that values may adopt: a weak strategy cannot hold its targets.
+protocol ValueTarget {
+    func ping()
+}
+
+struct CountingValue: ValueTarget {
+    func ping() {}
+}
+
+enum ValueMessage: String, MessageKey {
+    case ping = "ping"
+}
+
+enum ValueSchema: DelegateSchema {
+    typealias Target = any ValueTarget
+    typealias Key = ValueMessage
+    static var ping: Message<Self, Void, Void> { .init(.ping) { $0.ping() } }
+    static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {
+        visitor.visit(ping)
+    }
 }

@@ -43,12 +43,12 @@ public protocol DelegateSchema {
     static func identity(of target: Target) -> ObjectIdentifier
 
     /// A function that returns `target` while it is alive and `nil` once it
-    /// has been deallocated, without keeping it alive: how the weak strategies
-    /// hold targets.
+    /// has been deallocated, without keeping it alive.
     ///
-    /// The default holds the target as a weak `AnyObject` and casts it back to
-    /// `Target` on every load. A schema whose `Target` is a class-constrained
-    /// existential can skip the cast with `{ [weak target] in target }`.
+    /// Fanout no longer calls it: the weak strategies hold the target's
+    /// object weakly themselves, with no closure, cast or exclusivity check
+    /// per delivery. A schema may drop its own.
+    @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     static func weakReference(to target: Target) -> () -> Target?
 
     /// Visits every message of the protocol with its types, one descriptor
@@ -82,6 +82,7 @@ extension DelegateSchema {
     /// A weak `AnyObject` reference, cast back to `Target` on every load.
     ///
     /// - Precondition: `Target` is a class or a class-constrained existential.
+    @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     @inlinable
     public static func weakReference(to target: Target) -> () -> Target? {
         { [weak object = target as AnyObject] in object.flatMap { $0 as? Target } }

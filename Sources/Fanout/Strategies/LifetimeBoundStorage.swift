@@ -263,7 +263,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         // instructions, measured).
         let sent = MessageSet(message.key)
         for index in entries.indices
-        where entries[index].value.isActive && entries[index].messages.intersects(sent) {
+        where entries[index].messages.intersects(sent) && entries[index].value.isActive {
             let proceed: Bool
             let hold = entries[index].value.hold
             // Tested in this order, not switched over: a switch became a jump table, four instructions per
@@ -277,16 +277,18 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
                 if counted { entries[index].value.callsInFlight += 1 }
                 defer { if counted { entries[index].value.callsInFlight -= 1 } }
                 #endif
-                proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
             } else if hold == .retainedPerCall {
                 // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
                 // of `pointee` is optimized into a borrow, which would not keep the target alive.
                 let object = entries[index].value.object.unsafelyUnwrapped.retain()
-                proceed = shouldContinue(message.invoke(entries[index].value.stored.unsafelyUnwrapped.pointee, arguments))
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
                 object.release()
             } else {
-                guard let target = entries[index].value.load.unsafelyUnwrapped() else { continue }
-                proceed = shouldContinue(message.invoke(target, arguments))
+                // A strong reference (the weak load's +1) holds the target until its call returns.
+                guard let object = entries[index].value.weakObject else { continue }
+                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
+                _fixLifetime(object)
             }
             guard proceed else { return }
         }
@@ -312,13 +314,14 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     }
 
     @usableFromInline let hold: Hold
-    /// The target, for every hold but `weak`: owned for `strong`, otherwise
-    /// a copy whose reference count was given back (valid while ``isActive``).
-    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>?
+    /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
+    /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
+    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
     /// The target as an object, for `retainedPerCall` and `unretained`.
     @usableFromInline let object: Unmanaged<AnyObject>?
-    /// The weak reference, for `weak`.
-    @usableFromInline let load: (() -> Schema.Target?)?
+    /// The target's object, for `weak`. Written once, by `init`: a dispatch reads it in place, so it needs no dynamic
+    /// exclusivity check.
+    @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
     /// Read on every delivery; written only by the same thread when the
     /// target dies, so dynamic exclusivity checks are not needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
@@ -335,27 +338,23 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
 
     /// Whether this is a weak registration whose target has been deallocated.
     /// (The other registrations end themselves when their bag goes.)
-    var isDeadWeakReference: Bool { hold == .weak && load.unsafelyUnwrapped() == nil }
+    var isDeadWeakReference: Bool { hold == .weak && weakObject == nil }
 
     init(_ target: Schema.Target, hold: Hold) {
         self.hold = hold
-        if hold == .weak {
-            stored = nil
+        if hold == .strong {
+            stored = .allocate(capacity: 1)
+            stored.initialize(to: target)
             object = nil
-            load = Schema.weakReference(to: target)
         } else {
-            let storage = UnsafeMutablePointer<Schema.Target>.allocate(capacity: 1)
-            storage.initialize(to: target)
-            if hold == .strong {
-                object = nil
+            let (stored, object) = uncountedCopy(of: target)
+            self.stored = stored
+            if hold == .weak {
+                self.object = nil
+                weakObject = object.takeUnretainedValue()
             } else {
-                // Not owned: give back the reference the copy took.
-                let object = Unmanaged.passUnretained(target as AnyObject)
-                object.release()
                 self.object = object
             }
-            stored = storage
-            load = nil
         }
     }
 
@@ -367,8 +366,7 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     deinit {
         // No list or dispatch holds the registration any more: its token is no longer needed.
         if let token { bag?.remove(token) }
-        guard let stored else { return }
-        // An owned target is released; a reference that was never counted is not.
+        // An owned target is released; a reference that was given back is not.
         if hold == .strong { stored.deinitialize(count: 1) }
         stored.deallocate()
     }

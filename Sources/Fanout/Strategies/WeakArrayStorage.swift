@@ -20,19 +20,8 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
 public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
-    /// A function that returns the target while it is alive, in an object of
-    /// its own: a dispatch calls it through a reference read from the pinned
-    /// buffer, which it borrows. (A function stored in the buffer itself is
-    /// copied out for each call, one retain and one release per delivery.)
     @usableFromInline
-    internal final class WeakReference {
-        @usableFromInline let load: () -> Schema.Target?
-
-        init(_ load: @escaping () -> Schema.Target?) { self.load = load }
-    }
-
-    @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, WeakReference>
+    internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
 
     /// A dispatch pins it and reads it in place; every other access is
     /// instantaneous, so it needs no dynamic exclusivity check
@@ -83,12 +72,12 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     private func addNow(_ target: Schema.Target) {
         confinement.run(self) {
             let id = Schema.identity(of: target)
-            if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.load() == nil }) {
+            if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.isDead }) {
                 table.remove(id)
             }
             guard let (id, messages) = Table.newMember(
                 target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
-            table.append(WeakReference(Schema.weakReference(to: target)), id: id, messages: messages)
+            table.append(WeakTarget(target), id: id, messages: messages)
         }
     }
 
@@ -105,7 +94,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
-                table.removeAll { $0.load() == nil }
+                table.removeAll(where: \.isDead)
                 return table.count
             }
         }
@@ -116,7 +105,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
     /// - Complexity: O(1) when none responds; otherwise one weak load per dead
     ///   responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && $0.value.load() != nil } }
+        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead } }
     }
 
     /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
@@ -138,9 +127,12 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
             defer { index &+= 1 }
             guard entries[index].messages.intersects(sent) else { continue }
             // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
-            guard let target = Unmanaged.passUnretained(entries[index].value)._withUnsafeGuaranteedRef({ $0.load() })
-            else { continue }
-            guard shouldContinue(message.invoke(target, arguments)) else { break }
+            let reference = Unmanaged.passUnretained(entries[index].value)
+            // A strong reference (the weak load's +1) holds the target until its call returns.
+            guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
+            let proceed = shouldContinue(message.invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee, arguments))
+            _fixLifetime(object)
+            guard proceed else { break }
         }
         dispatch.end()
     }
