@@ -53,7 +53,7 @@ extension GuideScrollViewDelegate where Self: Delivering, Schema == GuideSchema 
     public func scrollViewDidScroll(_ scrollView: ScrollView) { send(Schema.didScroll, scrollView) }
     @inlinable @inline(__always)
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
-        send(Schema.didEndDragging, (scrollView, decelerate))
+        send(Schema.didEndDragging, scrollView, decelerate)
     }
     @inlinable @inline(__always)
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {

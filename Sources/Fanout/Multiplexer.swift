@@ -137,6 +137,54 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         }
     }
 
+    /// Sends `message`, a message of two arguments, as
+    /// ``deliver(_:_:while:)`` does, with the arguments apart: the strategies
+    /// that call their targets carry them to each call without building
+    /// their tuple, so a reference among them is not retained
+    /// (`ArgumentPair.swift`). The others, and a descriptor without a
+    /// two-argument body, take the tuple, built once.
+    ///
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    @inlinable
+    @inline(__always)
+    public func deliver<First, Second, Result>(
+        _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        // Each strategy's delivery, each target called with the arguments apart (by the closure strategies, through
+        // the target their handler keeps for it). A strategy not listed, and a descriptor without a two-argument
+        // body, take the delivery above with the tuple: one path to it, so that it is inlined once.
+        let key = message.key
+        let pairBody = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
+        switch kind {
+        case .existentialArray where pairBody != nil:
+            ExistentialArrayStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0, first, second)
+            }
+        case .weakArray where pairBody != nil:
+            WeakArrayStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0, first, second)
+            }
+        case .lifetimeBound where pairBody != nil:
+            LifetimeBoundStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0, first, second)
+            }
+        case .concurrent where pairBody != nil:
+            ConcurrentStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0, first, second)
+            }
+        case .closureTable where pairBody != nil:
+            Unmanaged<ClosureTableStorage<Schema>>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0.target, $1, second)
+            }
+        case .selectorDictionary where pairBody != nil:
+            Unmanaged<SelectorDictionaryStorage<Schema>>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
+                pairBody.unsafelyUnwrapped($0.target, $1, second)
+            }
+        default:
+            deliver(message, (first, second), while: shouldContinue)
+        }
+    }
 }
 
 extension Multiplexer {

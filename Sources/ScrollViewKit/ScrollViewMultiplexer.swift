@@ -35,7 +35,7 @@ extension ScrollViewDelegate where Self: Delivering, Self.Schema == ScrollViewSc
     /// Forwards to every responding target.
     @inlinable @inline(__always)
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
-        send(Schema.didEndDragging, (scrollView, decelerate))
+        send(Schema.didEndDragging, scrollView, decelerate)
     }
 
     /// Asks every responding target; `true` when all agree or none responds.

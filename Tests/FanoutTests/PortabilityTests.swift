@@ -35,4 +35,29 @@ struct PortabilityTests {
         group.send(ScrollViewSchema.didScroll, ScrollView())
         expectDeliveries(log, .didScroll, [0, 1])
     }
+
+    @Test("a two-argument message is delivered with its arguments apart only on the fast paths, and the same either way")
+    func argumentPair() {
+        let message = ScrollViewSchema.didEndDragging
+        #expect((message.pair != nil) == Self.expectsFastPaths)
+        let pairBody = message.pairBody() as ((any ScrollViewDelegate, ScrollView, Bool) -> Void)?
+        #expect((pairBody != nil) == Self.expectsFastPaths)
+        // A descriptor of one tuple argument has no two-argument body on any path.
+        let tupled = Message<ScrollViewSchema, (ScrollView, Bool), Void>(.didEndDragging) {
+            $0.scrollViewDidEndDragging($1.0, willDecelerate: $1.1)
+        }
+        #expect(tupled.pair == nil)
+        for strategy in DispatchStrategy.allCases {
+            let log = Log(), view = ScrollView()
+            let multiplexer = strategy.makeMultiplexer(for: ScrollViewSchema.self)
+            let targets = [Probe(0, log: log), Probe(1, log: log, responders: [.didScroll])]
+            for target in targets { multiplexer.add(target) }
+            multiplexer.deliver(message, view, true) { _ in true }  // apart
+            multiplexer.deliver(message, (view, false)) { _ in true }  // the tuple
+            multiplexer.deliver(tupled, view, true) { _ in true }  // apart, no two-argument body: the tuple
+            #expect(log.targets(of: .didEndDragging) == [0, 0, 0], "\(strategy)")
+            #expect(log.deliveries.map(\.detail) == ["true", "false", "true"], "\(strategy)")
+            withExtendedLifetime(targets) {}
+        }
+    }
 }

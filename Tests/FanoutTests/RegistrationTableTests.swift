@@ -45,7 +45,7 @@ enum Pinning: String, CaseIterable, Sendable {
 
     /// How many buffers the closure list of `scrollViewDidScroll(_:)` keeps retired.
     private static func didScrollList(_ list: ClosureListBase?) -> Int {
-        (list as! ClosureList<ScrollView, Void>).closures.entries.retired.count
+        (list as! ClosureList<any ScrollViewDelegate, ScrollView, Void>).closures.entries.retired.count
     }
 }
 

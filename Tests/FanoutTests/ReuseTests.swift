@@ -85,4 +85,23 @@ struct ReuseTests {
         #expect(answers == [true, false])
         #expect(recorders.map(\.calls.count) == [1, 1, 0, 0])
     }
+
+    @Test("a two-argument message answers the same sent apart or as its tuple", arguments: DispatchStrategy.allCases)
+    func twoArgumentsApart(strategy: DispatchStrategy) {
+        let multiplexer = strategy.makeMultiplexer(for: FormFieldSchema.self)
+        let recorders = [FieldRecorder("0"), FieldRecorder("1", offer: "ple"), FieldRecorder("2", offer: "ricot")]
+        for recorder in recorders { multiplexer.add(recorder) }
+        #expect(multiplexer.askUntilAnswered(FormFieldSchema.suggestion, "ap", 4) == "appl")
+        #expect(multiplexer.askUntilAnswered(FormFieldSchema.suggestion, ("ap", 3)) == "app")
+        var answers: [String?] = []
+        multiplexer.deliver(FormFieldSchema.suggestion, "x", 9) { answer in
+            answers.append(answer)
+            return true
+        }
+        #expect(answers == [nil, "xple", "xricot"])
+        #expect(recorders.map(\.calls) == [
+            ["suggest ap 4", "suggest ap 3", "suggest x 9"], ["suggest ap 4", "suggest ap 3", "suggest x 9"],
+            ["suggest x 9"],
+        ])
+    }
 }

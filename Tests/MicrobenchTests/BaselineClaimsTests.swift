@@ -44,7 +44,8 @@ struct BaselineClaimsTests {
         }
     }
 
-    @Test("forward per delivery: at most 3x the typed dispatch from 256 targets, 4x at 16 with its fixed cost", arguments: messages)
+    @Test("forward per delivery: at most 3x the typed dispatch from 256 targets, 4x at 16 with its fixed cost (4.5x for two arguments)",
+          arguments: messages)
     func forwardPerDelivery(message: String) throws {
         let wide = try perDelivery("forward", message, width: 256, sparse: 16)
         let typedWide = try perDelivery("dispatch", message, width: 256, sparse: 16)
@@ -54,7 +55,11 @@ struct BaselineClaimsTests {
         let arguments = try value("forward", "argumentsArray", message, 1, 1, "instructions_per_op")
         let narrow = try value("forward", "selectorDictionary", message, 16, 16, "instructions_per_op") - arguments
         let typedNarrow = try value("dispatch", "selectorDictionary", message, 16, 16, "instructions_per_op")
-        #expect(narrow <= 4 * typedNarrow, "\(message): \(narrow) vs typed \(typedNarrow) instructions per message at 16")
+        // The typed dispatch of the two-argument message takes its arguments apart; forward unpacks them into their
+        // tuple and calls the bound closures, as the typed dispatch did before it could take them apart (when this
+        // bound was 4x for every message).
+        let bound = message == "didEndDragging" ? 4.5 : 4
+        #expect(narrow <= bound * typedNarrow, "\(message): \(narrow) vs typed \(typedNarrow) instructions per message at 16")
     }
 
     @Test("finding a selector in 64 messages costs at most 1.2x finding it in 4")

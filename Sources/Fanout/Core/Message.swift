@@ -52,7 +52,8 @@ extension MessageProtocol {
     /// at run time to see whether it is an optional to unwrap.
     public var forwarder: MessageForwarder {
         { arguments, handlers, answers in
-            ClosureList.forward(try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
+            ClosureList<Schema.Target, Arguments, Result>.forward(
+                try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
         }
     }
 }
@@ -92,6 +93,12 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let body: (Schema.Target, Arguments) -> Result
 
+    /// For a message of two arguments, how to call a target with them apart,
+    /// so that a delivery need not build their tuple (`ArgumentPair.swift`);
+    /// `nil` for other messages, and where the layout fast paths are off.
+    @usableFromInline
+    internal let pair: PairSlot<Schema.Target, Arguments, Result>?
+
     @usableFromInline
     internal let unpacker: (_ arguments: [Any], _ selector: String) throws -> Arguments
 
@@ -128,6 +135,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
+        pair: PairSlot<Schema.Target, Arguments, Result>? = nil,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         forwarderMaker: @escaping (
             _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
@@ -136,6 +144,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     ) {
         self.key = key
         self.body = body
+        self.pair = pair
         self.binder = binder
         self.unpacker = unpacker
         self.forwarderMaker = forwarderMaker
@@ -150,12 +159,13 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
+        pair: PairSlot<Schema.Target, Arguments, Result>? = nil,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         boxing: Boxing.Type
     ) where Boxing.Answer == Result {
-        self.init(key: key, body: body, binder: binder, unpacker: unpacker) { unpacker, selector in
+        self.init(key: key, body: body, binder: binder, pair: pair, unpacker: unpacker) { unpacker, selector in
             { arguments, handlers, answers in
-                ClosureList.forward(
+                ClosureList<Schema.Target, Arguments, Result>.forward(
                     try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box,
                     boxedType: Boxing.Boxed.self)
             }
@@ -206,7 +216,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         // in the two-argument initializer, where `Arguments == (A, B)`, the
         // literal would take the pair as two values, and storing it would
         // need a reabstraction thunk, one more call per delivery (measured).
-        Message(key: key, body: body, binder: bound, unpacker: unpacker, forwarderMaker: forwarderMaker)
+        Message(key: key, body: body, binder: bound, pair: pair, unpacker: unpacker, forwarderMaker: forwarderMaker)
     }
 
     /// Unpacks dynamically typed arguments.
@@ -302,6 +312,7 @@ extension Message {
         self.init(
             key: key, body: { target, arguments in body(target, arguments.0, arguments.1) },
             binder: { target in { arguments in body(target, arguments.0, arguments.1) } },
+            pair: Message.pairForm(of: body),
             unpacker: { arguments, selector in
                 let list = try ArgumentList(arguments, selector: selector, count: 2) { [A.self, B.self] }
                 return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
@@ -333,3 +344,4 @@ internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
     @inlinable @inline(__always)
     static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }
+

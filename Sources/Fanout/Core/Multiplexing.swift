@@ -56,6 +56,17 @@ public protocol Delivering<Schema>: AnyObject {
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     )
+
+    /// Sends `message`, a message of two arguments, as
+    /// ``deliver(_:_:while:)`` does, with the arguments apart. A
+    /// ``Multiplexer`` then carries them to each call without building their
+    /// tuple, so a reference among them is not retained (`existentialArray`,
+    /// `weakArray`, `lifetimeBound` and `concurrent`). The default builds the
+    /// tuple and calls ``deliver(_:_:while:)``.
+    func deliver<First, Second, Result>(
+        _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
+        while shouldContinue: (Result) -> Bool
+    )
 }
 
 extension Delivering {
@@ -82,6 +93,54 @@ extension Delivering {
         deliver(message, arguments) { _ in true }
     }
 
+    /// ``deliver(_:_:while:)`` with the two arguments made a tuple: the
+    /// default of ``deliver(_:_:_:while:)``.
+    @inlinable
+    @inline(__always)
+    public func deliver<First, Second, Result>(
+        _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        deliver(message, (first, second), while: shouldContinue)
+    }
+
+    /// Sends a message of two arguments that has no answer to every
+    /// responding target: ``send(_:_:)`` with the arguments apart, as the
+    /// delegate method receives them (see ``deliver(_:_:_:while:)``).
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    @inline(__always)
+    public func send<First, Second>(_ message: Message<Schema, (First, Second), Void>, _ first: First, _ second: Second) {
+        deliver(message, first, second) { _ in true }
+    }
+
+    /// ``askAll(_:_:)`` for a message of two arguments, the arguments apart.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    @inline(__always)
+    public func askAll<First, Second>(
+        _ message: Message<Schema, (First, Second), Bool>, _ first: First, _ second: Second
+    ) -> Bool {
+        allSaidTrue { deliver(message, first, second, while: $0) }
+    }
+
+    /// ``askUntilAnswered(_:_:)`` for a message of two arguments, the
+    /// arguments apart.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
+    ///   visits for this message.
+    @inlinable
+    @inline(__always)
+    public func askUntilAnswered<First, Second, Answer>(
+        _ message: Message<Schema, (First, Second), Answer?>, _ first: First, _ second: Second
+    ) -> Answer? {
+        firstAnswer { deliver(message, first, second, while: $0) }
+    }
+
     /// Asks every responding target, in order and without short-circuit, and
     /// answers whether all of them said `true`; `true` when none responds.
     ///
@@ -90,6 +149,7 @@ extension Delivering {
     @inlinable
     @inline(__always)
     public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
+        // Not through `allSaidTrue`: the static composition's `askAll` cost 1–2 instructions more through it.
         var answer = true
         deliver(message, arguments) { reply in
             answer = answer && reply
@@ -110,6 +170,34 @@ extension Delivering {
     ) -> Answer? {
         var answer: Answer?
         deliver(message, arguments) { reply in
+            answer = reply
+            return reply == nil
+        }
+        return answer
+    }
+}
+
+extension Delivering {
+    /// Whether every answer that `deliver` hands its condition is `true`
+    /// (`true` when there is none); the condition never stops it.
+    @inlinable
+    @inline(__always)
+    internal func allSaidTrue(_ deliver: ((Bool) -> Bool) -> Void) -> Bool {
+        var answer = true
+        deliver { reply in
+            answer = answer && reply
+            return true
+        }
+        return answer
+    }
+
+    /// The first non-`nil` answer that `deliver` hands its condition, which
+    /// then stops it; `nil` when there is none.
+    @inlinable
+    @inline(__always)
+    internal func firstAnswer<Answer>(_ deliver: ((Answer?) -> Bool) -> Void) -> Answer? {
+        var answer: Answer?
+        deliver { reply in
             answer = reply
             return reply == nil
         }

@@ -1,5 +1,6 @@
 extension RegistrationTable where Value == Schema.Target {
-    /// Calls every target of `entries` that responds to `message`, in order,
+    /// Calls, with `invoke`, every target of `entries` that responds to the
+    /// message named `key`, in order,
     /// for as long as `shouldContinue` accepts the answers: the dispatch of
     /// the strategies that hold their targets strongly in a table
     /// (``ExistentialArrayStorage``, ``ConcurrentStorage``). The caller keeps
@@ -8,21 +9,21 @@ extension RegistrationTable where Value == Schema.Target {
     /// - Complexity: O(*n*) in `entries`.
     @inlinable
     @inline(__always)
-    static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
-        to entries: UnsafeBufferPointer<Entry>, while shouldContinue: (Result) -> Bool
+    static func deliver<Result>(
+        _ key: Schema.Key, to entries: UnsafeBufferPointer<Entry>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
     ) {
         // Through the buffer, not `for entry in` an array: with the plain loop
         // the optimizer retained and released every target around a call that
         // returns a reference (`viewForZooming`).
-        let sent = MessageSet(message.key)
+        let sent = MessageSet(key)
         let count = entries.count
         var index = 0
         while true {
             // The entries that do not respond skipped in a loop of their own: as a `where` clause, the optimizer
             // laid the skip out with a jump back to the loop's head, one instruction more per entry skipped.
             while index < count && !entries[index].messages.intersects(sent) { index &+= 1 }
-            guard index < count, shouldContinue(message.invoke(entries[index].value, arguments)) else { return }
+            guard index < count, shouldContinue(invoke(entries[index].value)) else { return }
             index &+= 1
         }
     }

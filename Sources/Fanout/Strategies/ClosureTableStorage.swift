@@ -17,7 +17,7 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// respond, so sparse responders cost nothing. A dispatch pins the message's
 /// list (`PinnedArray`), which keeps its closures, and so their targets,
 /// alive until the dispatch ends, with no reference counted. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
+public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
     /// One list of closures per message ordinal; `nil` until a target binds it.
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
@@ -82,11 +82,15 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ClosureTableStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
-        if let list = storage._withUnsafeGuaranteedRef({ $0.slots[message.key.ordinal].map(Unmanaged.passUnretained) }) {
-            ClosureList<Arguments, Result>.deliver(arguments, in: list, while: shouldContinue)
-        }
-        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
+        storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) }
     }
+
+    @inlinable @inline(__always)
+    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+        dispatches.enter()
+        return slots[key.ordinal]
+    }
+
+    @inlinable @inline(__always)
+    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
 }

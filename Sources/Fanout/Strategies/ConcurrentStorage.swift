@@ -209,10 +209,19 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
+        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+    }
+
+    /// The delivery itself, each target called by `invoke` (with the message's arguments).
+    @inlinable @inline(__always)
+    internal static func deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<ConcurrentStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
         let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
         defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
-            snapshot.entries.withUnsafeBufferPointer { Table.deliver(message, arguments, to: $0, while: shouldContinue) }
+            snapshot.entries.withUnsafeBufferPointer { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
         }
     }
 }

@@ -101,8 +101,17 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ExistentialArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
+        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+    }
+
+    /// The delivery itself, each target called by `invoke` (with the message's arguments).
+    @inlinable @inline(__always)
+    internal static func deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
         let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
-        Table.deliver(message, arguments, to: dispatch.entries, while: shouldContinue)
+        Table.deliver(key, to: dispatch.entries, while: shouldContinue, invoking: invoke)
         dispatch.end()
     }
 }

@@ -244,24 +244,33 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<LifetimeBoundStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
+        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+    }
+
+    /// The delivery itself, each target called by `invoke` (with the message's arguments).
+    @inlinable @inline(__always)
+    internal static func deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
         let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
-        deliver(message, arguments, to: dispatch.entries, while: shouldContinue)
+        deliver(key, to: dispatch.entries, while: shouldContinue, invoking: invoke)
         dispatch.end()
     }
 
-    /// Calls every live registration of `entries` that responds to `message`, in order, while `shouldContinue`
-    /// accepts the answers; the caller keeps `entries` alive.
+    /// Calls, with `invoke`, every live registration of `entries` that responds to the message named `key`, in order,
+    /// while `shouldContinue` accepts the answers; the caller keeps `entries` alive.
     @inlinable @inline(__always)
-    internal static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments,
-        to entries: UnsafeBufferPointer<Table.Entry>, while shouldContinue: (Result) -> Bool
+    internal static func deliver<Result>(
+        _ key: Schema.Key, to entries: UnsafeBufferPointer<Table.Entry>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
     ) {
         // Through the buffer, indexing: iterating the array copies each
         // registration out, a retain and a release per delivery (the
         // registration has a side table, for the weak reference its token
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
-        let sent = MessageSet(message.key)
+        let sent = MessageSet(key)
         for index in entries.indices
         where entries[index].messages.intersects(sent) && entries[index].value.isActive {
             let proceed: Bool
@@ -277,17 +286,17 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
                 if counted { entries[index].value.callsInFlight += 1 }
                 defer { if counted { entries[index].value.callsInFlight -= 1 } }
                 #endif
-                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
+                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
             } else if hold == .retainedPerCall {
                 // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
                 // of `pointee` is optimized into a borrow, which would not keep the target alive.
                 let object = entries[index].value.object.unsafelyUnwrapped.retain()
-                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
+                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
                 object.release()
             } else {
                 // A strong reference (the weak load's +1) holds the target until its call returns.
                 guard let object = entries[index].value.weakObject else { continue }
-                proceed = shouldContinue(message.invoke(entries[index].value.stored.pointee, arguments))
+                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
                 _fixLifetime(object)
             }
             guard proceed else { return }

@@ -37,7 +37,7 @@ extension Multiplexer {
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ConfinedStorage, ClosureBinding, CountedDispatchStorage {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -140,13 +140,17 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
-        let call = storage.beginCall(); defer { call.end() }  // a call of the storage, to its end
-        storage._withUnsafeGuaranteedRef { $0.dispatches.enter() }  // counted in, to the end
-        if let list = storage._withUnsafeGuaranteedRef({ $0.handlers(for: message.key).map(Unmanaged.passUnretained) }) {
-            ClosureList<Arguments, Result>.deliver(arguments, in: list, while: shouldContinue)
-        }
-        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exit() }) { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
+        storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) }
     }
+
+    @inlinable @inline(__always)
+    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+        dispatches.enter()
+        return handlers(for: key)
+    }
+
+    @inlinable @inline(__always)
+    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
 
     /// The handlers of the message named `key`, found by its registered selector.
     ///

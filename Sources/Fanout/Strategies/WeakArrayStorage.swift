@@ -118,9 +118,18 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<WeakArrayStorage>,
         while shouldContinue: (Result) -> Bool
     ) {
+        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+    }
+
+    /// The delivery itself, each target called by `invoke` (with the message's arguments).
+    @inlinable @inline(__always)
+    internal static func deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<WeakArrayStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
         let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
         let entries = dispatch.entries
-        let sent = MessageSet(message.key)
+        let sent = MessageSet(key)
         let count = entries.count
         var index = 0
         while index < count {
@@ -130,7 +139,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
             let reference = Unmanaged.passUnretained(entries[index].value)
             // A strong reference (the weak load's +1) holds the target until its call returns.
             guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
-            let proceed = shouldContinue(message.invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee, arguments))
+            let proceed = shouldContinue(invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee))
             _fixLifetime(object)
             guard proceed else { break }
         }
