@@ -158,19 +158,19 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         let pairBody = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
         switch kind {
         case .existentialArray where pairBody != nil:
-            ExistentialArrayStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+            ExistentialArrayStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
                 pairBody.unsafelyUnwrapped($0, first, second)
             }
         case .weakArray where pairBody != nil:
-            WeakArrayStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+            WeakArrayStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
                 pairBody.unsafelyUnwrapped($0, first, second)
             }
         case .lifetimeBound where pairBody != nil:
-            LifetimeBoundStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+            LifetimeBoundStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
                 pairBody.unsafelyUnwrapped($0, first, second)
             }
         case .concurrent where pairBody != nil:
-            ConcurrentStorage<Schema>.deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
+            ConcurrentStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
                 pairBody.unsafelyUnwrapped($0, first, second)
             }
         case .closureTable where pairBody != nil:

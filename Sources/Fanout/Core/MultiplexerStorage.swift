@@ -39,6 +39,34 @@ extension MultiplexerStorage {
     }
 }
 
+/// A storage whose delivery calls its targets one by one
+/// (`existentialArray`, `weakArray`, `lifetimeBound`, `concurrent`): it
+/// provides the delivery with the call as a closure, and gets
+/// ``MultiplexerStorage/deliver(_:_:in:while:)`` from it. Not public API (an
+/// underscored name): public only because that requirement is.
+public protocol _TargetCallingStorage: MultiplexerStorage {
+    /// The strategy's delivery: calls, with `invoke`, every registered target
+    /// that responds to the message named `key`, in registration order, while
+    /// `shouldContinue` accepts the answers. `invoke` makes the call with the
+    /// message's arguments (as one value, or apart).
+    static func _deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<Self>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result)
+}
+
+extension _TargetCallingStorage {
+    /// This strategy's delivery (``MultiplexerStorage``), each target called with `arguments`.
+    ///
+    /// - Complexity: O(*n*), where *n* is the number of targets the strategy visits.
+    @inlinable @inline(__always)
+    public static func deliver<Arguments, Result>(
+        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        _deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+    }
+}
+
 /// A single-threaded storage: the debug-build check of its calls.
 @usableFromInline
 internal protocol ConfinedStorage: AnyObject {

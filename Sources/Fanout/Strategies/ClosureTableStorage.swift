@@ -56,6 +56,17 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
         body(&slots[key.ordinal])
     }
 
+    /// Counts a dispatch in and gives it the list of the message named `key` (``ClosureListStorage``).
+    @inlinable @inline(__always)
+    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+        dispatches.enter()
+        return slots[key.ordinal]
+    }
+
+    /// Counts a dispatch out (``ClosureListStorage``).
+    @inlinable @inline(__always)
+    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
+
     /// Registers `target`, binding a closure for each message it responds to.
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
@@ -81,16 +92,5 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ClosureTableStorage>,
         while shouldContinue: (Result) -> Bool
-    ) {
-        storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) }
-    }
-
-    @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
-        dispatches.enter()
-        return slots[key.ordinal]
-    }
-
-    @inlinable @inline(__always)
-    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
+    ) { storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) } }
 }

@@ -39,7 +39,7 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// themselves.
 ///
 /// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
-public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage, @unchecked Sendable {
+public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStorage, @unchecked Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -200,21 +200,13 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: MultiplexerStorage
     /// - Complexity: O(1) under the lock.
     public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls every registered target that responds to `message`, in
-    /// order, with no lock and no reference counting: the reader count keeps the snapshot, and so the targets, alive.
+    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every registered target that
+    /// responds to the message named `key`, in order, with no lock and no reference counting: the reader count keeps
+    /// the snapshot, and so the targets, alive.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ConcurrentStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
-    }
-
-    /// The delivery itself, each target called by `invoke` (with the message's arguments).
-    @inlinable @inline(__always)
-    internal static func deliver<Result>(
+    public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ConcurrentStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {

@@ -18,7 +18,7 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// dispatch pins the array's buffer, which keeps every target alive until it
 /// ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -92,21 +92,12 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: MultiplexerS
         confinement.run(self) { table.responds(to: key) }
     }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls every registered target that responds to `message`, in
-    /// order.
+    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every registered target that
+    /// responds to the message named `key`, in order.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ExistentialArrayStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
-    }
-
-    /// The delivery itself, each target called by `invoke` (with the message's arguments).
-    @inlinable @inline(__always)
-    internal static func deliver<Result>(
+    public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {

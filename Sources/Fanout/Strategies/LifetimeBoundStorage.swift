@@ -48,7 +48,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
@@ -234,22 +234,13 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: MultiplexerStor
         }
     }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
-    /// `message`, in order: a holder retained for its call, a target bound to an owner as held, others through their
-    /// weak reference.
+    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every live registered target that
+    /// responds to the message named `key`, in order: a holder retained for its call, a target bound to an owner as
+    /// held, others through their weak reference.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<LifetimeBoundStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
-    }
-
-    /// The delivery itself, each target called by `invoke` (with the message's arguments).
-    @inlinable @inline(__always)
-    internal static func deliver<Result>(
+    public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {

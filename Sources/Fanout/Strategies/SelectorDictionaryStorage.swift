@@ -139,18 +139,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
         while shouldContinue: (Result) -> Bool
-    ) {
-        storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) }
-    }
-
-    @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
-        dispatches.enter()
-        return handlers(for: key)
-    }
-
-    @inlinable @inline(__always)
-    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
+    ) { storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) } }
 
     /// The handlers of the message named `key`, found by its registered selector.
     ///
@@ -161,6 +150,18 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     internal func handlers(for key: Schema.Key) -> ClosureListBase? {
         handlers[selectors[key.ordinal]]
     }
+
+    /// Counts a dispatch in and gives it the handlers of the message named `key`, found by its selector
+    /// (``ClosureListStorage``).
+    @inlinable @inline(__always)
+    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+        dispatches.enter()
+        return handlers(for: key)
+    }
+
+    /// Counts a dispatch out (``ClosureListStorage``).
+    @inlinable @inline(__always)
+    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
 
     /// Forwards a message named at run time to every target that responds to
     /// it, in registration order, and returns their answers (`()` for a

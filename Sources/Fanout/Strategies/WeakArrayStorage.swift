@@ -19,7 +19,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// buffer (`PinnedArray`), so it counts no reference of its own. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage, PinnedTableStorage, AnnouncingStorage {
+public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
 
@@ -108,22 +108,13 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: MultiplexerStorage,
         confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead } }
     }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls every live registered target that responds to
-    /// `message`, in order; deallocated targets are skipped. Each weak load returns a strong reference that keeps its
-    /// target alive through its call.
+    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every live registered target that
+    /// responds to the message named `key`, in order; deallocated targets are skipped. Each weak load returns a strong
+    /// reference that keeps its target alive through its call.
     ///
     /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<WeakArrayStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) {
-        deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
-    }
-
-    /// The delivery itself, each target called by `invoke` (with the message's arguments).
-    @inlinable @inline(__always)
-    internal static func deliver<Result>(
+    public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
