@@ -138,11 +138,10 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
     }
 
     /// Sends `message`, a message of two arguments, as
-    /// ``deliver(_:_:while:)`` does, with the arguments apart: the strategies
-    /// that call their targets carry them to each call without building
-    /// their tuple, so a reference among them is not retained
-    /// (`ArgumentPair.swift`). The others, and a descriptor without a
-    /// two-argument body, take the tuple, built once.
+    /// ``deliver(_:_:while:)`` does, with the arguments apart: every strategy
+    /// carries them to each call without building their tuple, so a
+    /// reference among them is not retained (`ArgumentPair.swift`). A
+    /// descriptor without a two-argument body takes the tuple, built once.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable
@@ -152,8 +151,9 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         while shouldContinue: (Result) -> Bool
     ) {
         // Each strategy's delivery, each target called with the arguments apart (by the closure strategies, through
-        // the target their handler keeps for it). A strategy not listed, and a descriptor without a two-argument
-        // body, take the delivery above with the tuple: one path to it, so that it is inlined once.
+        // the target their handler keeps for it, not through their bound closure, which takes the tuple). A
+        // descriptor without a two-argument body, and a strategy not listed, take the delivery above with the tuple:
+        // one path to it, so that it is inlined once.
         let key = message.key
         let pairBody = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
         switch kind {

@@ -206,6 +206,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// captures the target, and 35–72 % more instructions per message. A
     /// message with several arguments takes them as one tuple:
     /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`.
+    /// A two-argument message sent with its arguments apart does not use the
+    /// bound form: each target is called through the descriptor's body.
     ///
     /// - Parameter bound: Makes the closure that sends this message to a
     ///   target. It must make exactly the call the descriptor's body makes.
@@ -344,4 +346,3 @@ internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
     @inlinable @inline(__always)
     static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }
-

@@ -59,10 +59,11 @@ public protocol Delivering<Schema>: AnyObject {
 
     /// Sends `message`, a message of two arguments, as
     /// ``deliver(_:_:while:)`` does, with the arguments apart. A
-    /// ``Multiplexer`` then carries them to each call without building their
-    /// tuple, so a reference among them is not retained (`existentialArray`,
-    /// `weakArray`, `lifetimeBound` and `concurrent`). The default builds the
-    /// tuple and calls ``deliver(_:_:while:)``.
+    /// ``Multiplexer``, whatever its strategy, then carries them to each call
+    /// without building their tuple, so a reference among them is not
+    /// retained. The default, which a storage used on its own and a
+    /// ``StaticComposition`` take, builds the tuple and calls
+    /// ``deliver(_:_:while:)``.
     func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool

@@ -7,9 +7,12 @@
 ///   two boxes: otherwise the count given back would be the box's).
 internal func uncountedCopy<Target>(of target: Target) -> (stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>) {
     let object = target as AnyObject
-    precondition(
-        object === target as AnyObject,
-        "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential")
+    // Checked in every build (not a `precondition`, which `-Ounchecked` drops, and whose message `-O` drops): a
+    // value's box, released below, would be freed while the copy still names it.
+    guard object === target as AnyObject else {
+        fatalError(
+            "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential")
+    }
     let stored = UnsafeMutablePointer<Target>.allocate(capacity: 1)
     stored.initialize(to: target)
     let unmanaged = Unmanaged.passUnretained(object)
