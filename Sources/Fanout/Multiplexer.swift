@@ -150,37 +150,36 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     ) {
-        // Each strategy's delivery, each target called with the arguments apart (by the closure strategies, through
-        // the target their handler keeps for it, not through their bound closure, which takes the tuple). A
+        // Each strategy's delivery, each target called with the arguments apart (the two helpers below). A
         // descriptor without a two-argument body, and a strategy not listed, take the delivery above with the tuple:
         // one path to it, so that it is inlined once.
         let key = message.key
         let pairBody = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
         switch kind {
         case .existentialArray where pairBody != nil:
-            ExistentialArrayStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0, first, second)
-            }
+            deliver(
+                key, to: ExistentialArrayStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         case .weakArray where pairBody != nil:
-            WeakArrayStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0, first, second)
-            }
+            deliver(
+                key, to: WeakArrayStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         case .lifetimeBound where pairBody != nil:
-            LifetimeBoundStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0, first, second)
-            }
+            deliver(
+                key, to: LifetimeBoundStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         case .concurrent where pairBody != nil:
-            ConcurrentStorage<Schema>._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0, first, second)
-            }
+            deliver(
+                key, to: ConcurrentStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         case .closureTable where pairBody != nil:
-            Unmanaged<ClosureTableStorage<Schema>>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0.target, $1, second)
-            }
+            deliver(
+                message, to: ClosureTableStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         case .selectorDictionary where pairBody != nil:
-            Unmanaged<SelectorDictionaryStorage<Schema>>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
-                pairBody.unsafelyUnwrapped($0.target, $1, second)
-            }
+            deliver(
+                message, to: SelectorDictionaryStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
+                while: shouldContinue)
         default:
             deliver(message, (first, second), while: shouldContinue)
         }
@@ -188,6 +187,34 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
 }
 
 extension Multiplexer {
+    /// A two-argument message delivered by a storage that calls its targets
+    /// (`storage` is a `Known`): each target called through `body`, the
+    /// descriptor's two-argument body, with the arguments apart.
+    @inlinable
+    @inline(__always)
+    internal func deliver<Known: _TargetCallingStorage, First, Second, Result>(
+        _ key: Schema.Key, to known: Known.Type, through body: (Schema.Target, First, Second) -> Result,
+        _ first: First, _ second: Second, while shouldContinue: (Result) -> Bool
+    ) where Known.Schema == Schema {
+        Known._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) { body($0, first, second) }
+    }
+
+    /// A two-argument message delivered by a closure storage (`storage` is a
+    /// `Known`): each handler's target called through `body`, with the
+    /// arguments apart (the first passed down the delivery, the second
+    /// captured), not through its bound closure, which takes the tuple.
+    @inlinable
+    @inline(__always)
+    internal func deliver<Known: ClosureListStorage, First, Second, Result>(
+        _ message: Message<Schema, (First, Second), Result>, to known: Known.Type,
+        through body: (Schema.Target, First, Second) -> Result, _ first: First, _ second: Second,
+        while shouldContinue: (Result) -> Bool
+    ) where Known.Schema == Schema {
+        Unmanaged<Known>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
+            body($0.target, $1, second)
+        }
+    }
+
     /// `storage` as the storage type `Known` it is.
     ///
     /// - Precondition: `storage` is a `Known` (checked in debug builds).
