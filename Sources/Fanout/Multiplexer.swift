@@ -200,9 +200,9 @@ extension Multiplexer {
     }
 
     /// A two-argument message delivered by a closure storage (`storage` is a
-    /// `Known`): each handler's target called through `body`, with the
-    /// arguments apart (the first passed down the delivery, the second
-    /// captured), not through its bound closure, which takes the tuple.
+    /// `Known`): each target of the message's list called through `body`,
+    /// with the arguments apart (the first passed down the delivery, the
+    /// second captured).
     @inlinable
     @inline(__always)
     internal func deliver<Known: ClosureListStorage, First, Second, Result>(
@@ -211,7 +211,7 @@ extension Multiplexer {
         while shouldContinue: (Result) -> Bool
     ) where Known.Schema == Schema {
         Unmanaged<Known>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
-            body($0.target, $1, second)
+            body($0, $1, second)
         }
     }
 

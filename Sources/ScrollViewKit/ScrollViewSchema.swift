@@ -4,8 +4,8 @@ import Fanout
 /// one descriptor per message.
 ///
 /// Each descriptor also gives its call in bound form (``Message/withBoundCall(_:)``),
-/// so that the closure strategies call the target's method directly; the
-/// tests check that both forms make the same call.
+/// so that `forward` (``SelectorDictionaryMultiplexer``) calls the target's
+/// method directly; the tests check that both forms make the same call.
 public enum ScrollViewSchema: DelegateSchema {
     public typealias Target = any ScrollViewDelegate
     public typealias Key = ScrollViewMessage

@@ -70,19 +70,21 @@ struct MessageTests {
         #expect(throws: ForwardingError.self) { try marked.unpack([]) }
     }
 
-    @Test("closureTable and selectorDictionary deliver through the bound form", arguments: [
+    @Test("closureTable and selectorDictionary send through the body", arguments: [
         DispatchStrategy.closureTable, .selectorDictionary,
     ])
-    func closureStrategiesUseTheBoundForm(strategy: DispatchStrategy) {
+    func closureStrategiesSendThroughTheBody(strategy: DispatchStrategy) {
         // ScrollViewSchema's bound forms and bodies agree (above), so the
         // conformance suite cannot tell them apart. Another schema's
-        // descriptor with a marked bound form can.
+        // descriptor with a marked bound form can: a typed send calls each
+        // target through the descriptor's body (`forward`, below, through
+        // the closure bound when the target was added).
         let multiplexer = strategy.makeMultiplexer(for: MarkedSchema.self)
         let recorder = MarkedRecorder()
         multiplexer.add(recorder)
         multiplexer.send(MarkedSchema.ping, 1)
         multiplexer.send(MarkedSchema.pong, 2)
-        #expect(recorder.calls == ["bound 1", "pong 2"])
+        #expect(recorder.calls == ["body 1", "pong 2"])
     }
 
     @Test("forward reaches the handlers a typed send reaches, for a key with a hand-written ordinal")

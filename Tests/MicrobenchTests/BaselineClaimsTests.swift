@@ -44,22 +44,22 @@ struct BaselineClaimsTests {
         }
     }
 
-    @Test("forward per delivery: at most 3x the typed dispatch from 256 targets, 4x at 16 with its fixed cost (4.5x for two arguments)",
+    // The bounds were 3x and 4x (4.5x for two arguments) while the typed dispatch called the closures forward calls.
+    // Since it calls the targets through the descriptor (Findings 43) it makes 13-19 instructions per delivery where it
+    // made 27-34, and forward, unchanged (39-46), is 2.4-3.0x it per delivery and 3.5-4.3x at 16 targets; the gate holds
+    // forward's own counts.
+    @Test("forward per delivery: at most 3.5x the typed dispatch from 256 targets, 4.5x at 16 with its fixed cost",
           arguments: messages)
     func forwardPerDelivery(message: String) throws {
         let wide = try perDelivery("forward", message, width: 256, sparse: 16)
         let typedWide = try perDelivery("dispatch", message, width: 256, sparse: 16)
-        #expect(wide <= 3 * typedWide, "\(message): \(wide) vs typed \(typedWide) instructions per delivery at 256")
+        #expect(wide <= 3.5 * typedWide, "\(message): \(wide) vs typed \(typedWide) instructions per delivery at 256")
         // At 16 targets, everything forward does per message counts, divided among
         // the 16 deliveries: only the arguments array the caller builds is left out.
         let arguments = try value("forward", "argumentsArray", message, 1, 1, "instructions_per_op")
         let narrow = try value("forward", "selectorDictionary", message, 16, 16, "instructions_per_op") - arguments
         let typedNarrow = try value("dispatch", "selectorDictionary", message, 16, 16, "instructions_per_op")
-        // The typed dispatch of the two-argument message takes its arguments apart; forward unpacks them into their
-        // tuple and calls the bound closures, as the typed dispatch did before it could take them apart (when this
-        // bound was 4x for every message).
-        let bound = message == "didEndDragging" ? 4.5 : 4
-        #expect(narrow <= bound * typedNarrow, "\(message): \(narrow) vs typed \(typedNarrow) instructions per message at 16")
+        #expect(narrow <= 4.5 * typedNarrow, "\(message): \(narrow) vs typed \(typedNarrow) instructions per message at 16")
     }
 
     @Test("finding a selector in 64 messages costs at most 1.2x finding it in 4")

@@ -1,6 +1,7 @@
 /// What ``ClosureTableStorage`` and ``SelectorDictionaryStorage`` share: at
-/// `add`, each message a target responds to becomes a closure in that
-/// message's ``ClosureList``; at `remove`, the closures go. They differ only in
+/// `add`, the target joins the ``ClosureList`` of each message it responds to
+/// (with a closure bound to it, in a storage that forwards); at `remove`, it
+/// leaves them. They differ only in
 /// where a message's list lives (an array indexed by ordinal, a dictionary
 /// keyed by selector), which ``withSlot(for:_:)`` gives.
 internal protocol ClosureBinding: AnnouncingStorage {
@@ -13,12 +14,16 @@ internal protocol ClosureBinding: AnnouncingStorage {
 
     /// Gives `body` the storage of the closure list for `key`.
     func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void)
+
+    /// Whether the storage forwards messages named at run time, and so binds
+    /// a closure for each message a target responds to (`forward` calls it;
+    /// a typed dispatch calls the target itself).
+    static var forwards: Bool { get }
 }
 
 extension ClosureBinding {
-    /// Registers `target` strongly (its closures capture it), binding one
-    /// closure for each message it responds to; registering it again does
-    /// nothing.
+    /// Registers `target` strongly (the lists hold it) in the list of each
+    /// message it responds to; registering it again does nothing.
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     func bind(_ target: Schema.Target) {
@@ -37,7 +42,7 @@ extension ClosureBinding {
     }
 
     private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
-        withSlot(for: message.key) { slot in ClosureList.bind(message, to: target, id: id, in: &slot) }
+        withSlot(for: message.key) { slot in ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards) }
     }
 
     /// Unregisters `target`, releasing its closures.

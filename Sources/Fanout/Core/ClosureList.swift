@@ -18,30 +18,43 @@ internal class ClosureListBase {
 /// storage.
 @usableFromInline
 internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
-    /// A dispatch pins it and reads it in place (``deliver(_:in:while:)``);
+    /// A dispatch pins it and reads it in place (``deliver(_:in:while:calling:)``);
     /// a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
     var closures = IdentifiedList<Handler>()
 
-    /// One bound closure, in an object of its own: a dispatch calls it
-    /// through a reference read from the pinned buffer, which it borrows. A
-    /// closure stored in the buffer itself would be copied out for each call,
-    /// one retain and one release of its context per delivery.
-    @usableFromInline
-    internal final class Handler {
-        @usableFromInline let call: (Arguments) -> Result
-        /// The target the closure is bound to, held strongly: a delivery of a
-        /// two-argument message with the arguments apart calls the
-        /// descriptor's two-argument body with it (`ArgumentPair.swift`). The
-        /// pinned buffer holds the handler, so the target lives through that
-        /// call as through the closure's.
+    /// One target that responds to the message, and, in a storage that
+    /// forwards, the closure bound to it.
+    ///
+    /// The typed dispatch calls the target, which the entry holds in the
+    /// pinned buffer itself, through the descriptor's body: one load from the
+    /// buffer to the call, and the body inlined. `forward` calls the bound
+    /// closure.
+    @frozen @usableFromInline
+    internal struct Handler {
+        /// The target, held strongly.
         @usableFromInline let target: Target
+        /// The bound closure, in an object of its own, or `nil` in a storage
+        /// that does not forward. `forward` calls it through a reference read
+        /// from the pinned buffer, which it borrows. A closure stored in the
+        /// buffer itself would be copied out for each call, one retain and
+        /// one release of its context per delivery.
+        @usableFromInline let bound: Bound?
 
-        init(_ call: @escaping (Arguments) -> Result, target: Target) {
-            self.call = call
+        @inlinable
+        init(target: Target, bound: Bound?) {
             self.target = target
+            self.bound = bound
         }
+    }
+
+    /// A bound closure (``Handler/bound``).
+    @usableFromInline
+    internal final class Bound {
+        @usableFromInline let call: (Arguments) -> Result
+
+        init(_ call: @escaping (Arguments) -> Result) { self.call = call }
     }
 
     @usableFromInline
@@ -51,13 +64,15 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
         closures.remove(id)
     }
 
-    /// Appends the closure that sends `message` to `target` to the list in
-    /// `slot`, creating the list if the slot is empty.
+    /// Appends `target` to the list in `slot`, creating the list if the slot
+    /// is empty; with `forwarding`, with the closure that sends `message` to
+    /// it, which `forward` calls.
     ///
     /// - Precondition: The slot, if filled, holds the list for a descriptor of
     ///   the same signature (a schema lists one descriptor per message).
     static func bind<M: MessageProtocol>(
-        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout ClosureListBase?
+        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout ClosureListBase?,
+        forwarding: Bool
     ) where M.Schema.Target == Target, M.Arguments == Arguments, M.Result == Result {
         let list: ClosureList
         if let existing = slot {
@@ -69,27 +84,28 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
             list = ClosureList()
             slot = list
         }
-        list.closures.append(Handler(message.bound(to: target), target: target), for: id)
+        list.closures.append(Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
     }
 
-    /// Calls the handlers of `list` (a list of this signature), each with
-    /// `call`, in registration order, for as long as `shouldContinue` accepts
-    /// the answers.
+    /// Calls the targets of `list` (a list of this signature) with `call` and
+    /// `extra`, in registration order, for as long as `shouldContinue`
+    /// accepts the answers.
     ///
     /// No reference is counted. The list's buffer is pinned for the dispatch
-    /// (``PinnedArray``): the handlers in it, their closures and so their
-    /// targets stay alive until it ends, whatever the closures add or remove.
-    /// The list itself stays alive because its storage does (see the type's
-    /// documentation): the caller holds the storage.
+    /// (``PinnedArray``): the handlers in it, and so their targets, stay alive
+    /// until it ends, whatever the calls add or remove; each target is read in
+    /// place from the buffer and borrowed for its call. The list itself stays
+    /// alive because its storage does (see the type's documentation): the
+    /// caller holds the storage.
     ///
     /// - Precondition: `list` was made by ``bind(_:to:id:in:)`` with this
     ///   signature.
-    /// - Complexity: O(*r*) in the closures of the list.
+    /// - Complexity: O(*r*) in the handlers of the list.
     @inlinable
     @inline(__always)
     static func deliver<Extra>(
         _ extra: Extra, in list: Unmanaged<ClosureListBase>, while shouldContinue: (Result) -> Bool,
-        calling call: (Handler, Extra) -> Result
+        calling call: (Target, Extra) -> Result
     ) {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureList }, "a closure list of another signature")
         let list = Unmanaged<ClosureList>.fromOpaque(list.toOpaque())
@@ -99,7 +115,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
         let count = handlers.count
         var index = 0
         while index < count {
-            guard shouldContinue(Self.call(handlers, at: index, with: extra, calling: call)) else { break }
+            guard shouldContinue(call(handlers[index].value.target, extra)) else { break }
             index &+= 1
         }
         _ = list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(token) }
@@ -109,33 +125,22 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     @usableFromInline
     typealias PinnedHandlers = UnsafeBufferPointer<IdentifiedList<Handler>.Entry>
 
-    /// Calls the handler at `index` of `handlers` with `call` and `extra`;
-    /// `handlers` is a pinned buffer, which keeps the handler alive: the
-    /// reference is read as `Unmanaged` and borrowed for the call, so
-    /// nothing is retained. (Read as a strong reference, it is copied: one
-    /// retain and one release per delivery, measured.) Through `call`, the
-    /// message's arguments are stored again before each call, one
-    /// instruction per delivery more than a loop that calls the closure
-    /// itself; passing them as `extra` rather than capturing them did not
-    /// change that (measured).
+    /// Calls the bound closure of the handler at `index` of `handlers` with
+    /// `arguments`: `forward`'s delivery. `handlers` is a pinned buffer, which
+    /// keeps the closure's object alive: the reference is read as `Unmanaged`
+    /// and borrowed for the call, so nothing is retained. (Read as a strong
+    /// reference, it is copied: one retain and one release per delivery,
+    /// measured.)
     ///
-    /// - Complexity: O(1) plus the handler's own work.
-    @inlinable
-    @inline(__always)
-    static func call<Extra>(
-        _ handlers: PinnedHandlers, at index: Int, with extra: Extra, calling call: (Handler, Extra) -> Result
-    ) -> Result {
-        Unmanaged.passUnretained(handlers[index].value)._withUnsafeGuaranteedRef { call($0, extra) }
-    }
-
-    /// Calls the closure of the handler at `index` of `handlers` with
-    /// `arguments`, as ``call(_:at:with:calling:)`` calls the handler:
-    /// `forward`'s delivery, which through that function cost 1 to 3
-    /// instructions more per delivery (measured).
+    /// - Precondition: The list is a forwarding storage's (the closure was
+    ///   bound).
+    /// - Complexity: O(1) plus the target's own work.
     @inlinable
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
-        Unmanaged.passUnretained(handlers[index].value)._withUnsafeGuaranteedRef { $0.call(arguments) }
+        Unmanaged.passUnretained(handlers[index].value.bound.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.call(arguments)
+        }
     }
 
     /// Calls every closure of the list `handlers` (of this signature) with
@@ -281,7 +286,7 @@ extension Unmanaged where Instance: ClosureListStorage {
     @inlinable @inline(__always)
     internal func deliver<Arguments, Result, Extra>(
         _ message: Message<Instance.Schema, Arguments, Result>, _ extra: Extra, while shouldContinue: (Result) -> Bool,
-        calling call: (ClosureList<Instance.Schema.Target, Arguments, Result>.Handler, Extra) -> Result
+        calling call: (Instance.Schema.Target, Extra) -> Result
     ) {
         let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
         // Counted in, to the end.

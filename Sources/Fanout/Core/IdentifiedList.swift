@@ -40,7 +40,12 @@ internal struct IdentifiedList<Value> {
     /// - Complexity: O(*n*), where *n* is the number of entries.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Bool {
-        guard let index = entries.elements.firstIndex(where: { $0.id == id }) else { return false }
+        // The identities read in place: `firstIndex(where:)` copies each entry
+        // it passes, a retain and a release of each reference in it.
+        let found = entries.elements.withUnsafeBufferPointer { buffer in
+            buffer.indices.first { buffer[$0].id == id }
+        }
+        guard let index = found else { return false }
         entries.modify { _ = $0.remove(at: index) }
         return true
     }

@@ -198,16 +198,16 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     ///     .withBoundCall { target in { target.scrollViewDidScroll($0) } }
     /// ```
     ///
-    /// The closure strategies (``ClosureTableMultiplexer``,
-    /// ``SelectorDictionaryMultiplexer``) store what `bound` returns, so a
-    /// delivery calls the target's method directly. Without it they store a
-    /// closure that calls the descriptor's body: one more indirect call per
-    /// delivery, which the optimizer cannot remove because that closure
-    /// captures the target, and 35–72 % more instructions per message. A
-    /// message with several arguments takes them as one tuple:
+    /// ``SelectorDictionaryMultiplexer`` binds what `bound` returns to each
+    /// target at `add`, and `forward` calls it, so a forwarded message calls
+    /// the target's method directly. Without it, the bound closure calls the
+    /// descriptor's body: one more indirect call per forwarded delivery,
+    /// which the optimizer cannot remove because that closure captures the
+    /// target. A message with several arguments takes them as one tuple:
     /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`.
-    /// A two-argument message sent with its arguments apart does not use the
-    /// bound form: each target is called through the descriptor's body.
+    /// A typed send does not use the bound form: every strategy calls each
+    /// target through the descriptor's body, inlined where the message is
+    /// sent.
     ///
     /// - Parameter bound: Makes the closure that sends this message to a
     ///   target. It must make exactly the call the descriptor's body makes.

@@ -1,24 +1,26 @@
-/// A multiplexer that turns each target into closures when it is added, one
-/// per message it responds to, kept in a table indexed by message.
+/// A multiplexer that keeps, for each message, the list of the targets that
+/// respond to it, in a table indexed by message.
 ///
 /// ```swift
 /// let multiplexer = ClosureTableMultiplexer<ScrollViewSchema>()
-/// multiplexer.add(zoomBehavior)   // binds only the messages it implements
+/// multiplexer.add(zoomBehavior)   // joins the lists of the messages it implements
 /// ```
 ///
 /// See ``ClosureTableStorage``.
 public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<ClosureTableStorage<Schema>>
 
-/// The storage of ``ClosureTableMultiplexer``: one list of closures per
-/// message, indexed by the message's ordinal, each closure calling one target
-/// (which it captures, so targets are held strongly).
+/// The storage of ``ClosureTableMultiplexer``: one list per message, indexed
+/// by the message's ordinal, of the targets that respond to it (held
+/// strongly). (The name is historical: the lists held closures bound to the
+/// targets; a dispatch now calls each target through the message's
+/// descriptor, which is inlined where the closure was not.)
 ///
-/// Dispatch indexes the table and calls only the closures of targets that
-/// respond, so sparse responders cost nothing. A dispatch pins the message's
-/// list (`PinnedArray`), which keeps its closures, and so their targets,
-/// alive until the dispatch ends, with no reference counted. Single-threaded.
+/// Dispatch indexes the table and calls only the targets that respond, so
+/// sparse responders cost nothing. A dispatch pins the message's list
+/// (`PinnedArray`), which keeps its targets alive until the dispatch ends,
+/// with no reference counted. Single-threaded.
 public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
-    /// One list of closures per message ordinal; `nil` until a target binds it.
+    /// One list per message ordinal; `nil` until a target responding to the message is added.
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -52,6 +54,9 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     /// An empty storage.
     public init() {}
 
+    /// It does not forward: a dispatch calls each target through the descriptor's body, so no closure is bound (``ClosureBinding``).
+    static var forwards: Bool { false }
+
     func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
         body(&slots[key.ordinal])
     }
@@ -67,12 +72,12 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     @inlinable @inline(__always)
     internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
 
-    /// Registers `target`, binding a closure for each message it responds to.
+    /// Registers `target` in the list of each message it responds to.
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) { bind(target) }
 
-    /// Unregisters `target`, releasing its closures.
+    /// Unregisters `target`, taking it out of its lists.
     ///
     /// - Complexity: O(*n*·*k*).
     public func remove(_ target: Schema.Target) { unbind(target) }
@@ -83,8 +88,8 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls the closures bound for `message`, in registration
-    /// order.
+    /// This strategy's delivery (``MultiplexerStorage``): calls the targets in `message`'s list through its
+    /// descriptor, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to `message`.
@@ -92,5 +97,5 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ClosureTableStorage>,
         while shouldContinue: (Result) -> Bool
-    ) { storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) } }
+    ) { storage.deliver(message, arguments, while: shouldContinue) { message.invoke($0, $1) } }
 }

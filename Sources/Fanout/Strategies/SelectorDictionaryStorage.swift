@@ -31,9 +31,11 @@ extension Multiplexer {
 /// message's selector up in a dictionary to find the handlers bound for it,
 /// then calls them in turn. Targets are held strongly, by their handlers.
 ///
-/// The handlers for one selector are typed closures, as ``ClosureTableStorage``
-/// keeps them per message, so a typed dispatch boxes nothing: its cost over a
-/// closure table is one dictionary lookup per message. Selectors are
+/// The handlers for one selector are a typed list of its responders, as
+/// ``ClosureTableStorage`` keeps them per message, each with a closure bound to
+/// it for `forward`; a typed dispatch calls the targets through the
+/// descriptor and boxes nothing: its cost over a closure table is one
+/// dictionary lookup per message. Selectors are
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
@@ -96,6 +98,9 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
         handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
     }
 
+    /// `forward` calls the closures bound at `add` (``ClosureBinding``).
+    static var forwards: Bool { true }
+
     func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
         // A list, once made, stays in `handlers` for the storage's lifetime.
@@ -131,7 +136,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     }
 
     /// This strategy's delivery (``MultiplexerStorage``): looks up the handlers for `message` by its selector and calls
-    /// them in registration order.
+    /// their targets through the descriptor, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to `message` (the lookup is one probe on average).
@@ -139,7 +144,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     public static func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
         while shouldContinue: (Result) -> Bool
-    ) { storage.deliver(message, arguments, while: shouldContinue) { $0.call($1) } }
+    ) { storage.deliver(message, arguments, while: shouldContinue) { message.invoke($0, $1) } }
 
     /// The handlers of the message named `key`, found by its registered selector.
     ///
