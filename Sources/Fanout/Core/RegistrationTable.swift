@@ -88,7 +88,13 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*n*), where *n* is the number of registrations.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
-        guard members.remove(id) != nil, let index = registrations.elements.firstIndex(where: { $0.id == id }) else { return nil }
+        // The identities read in place: `firstIndex(where:)`, unspecialized here, copies each entry it passes
+        // through the value witnesses, a retain and a release of each reference in it (Findings 43).
+        guard members.remove(id) != nil,
+            let index = registrations.elements.withUnsafeBufferPointer({ buffer in
+                buffer.indices.first { buffer[$0].id == id }
+            })
+        else { return nil }
         let entry = registrations.modify { $0.remove(at: index) }
         adjustCounts(for: entry.messages, by: -1)
         return entry

@@ -50,7 +50,7 @@ extension Multiplexer {
 /// Single-threaded.
 public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
     @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
+    internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
     /// A dispatch pins it and reads it in place; every access is
     /// instantaneous, so it needs no dynamic exclusivity check
@@ -170,7 +170,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         } else {
             weaklyHeld += 1
         }
-        table.append(registration, id: id, messages: messages)
+        table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
     }
 
     /// Unregisters `target`. A dispatch already in flight still delivers to
@@ -229,7 +229,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
             guard table.responds(to: key) else { return false }
             guard weaklyHeld > 0 else { return true }
             return table.entries.contains {
-                $0.value.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
+                $0.value.registration.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
             }
         }
     }
@@ -263,36 +263,69 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // instructions, measured).
         let sent = MessageSet(key)
         for index in entries.indices
-        where entries[index].messages.intersects(sent) && entries[index].value.isActive {
+        where entries[index].messages.intersects(sent) && entries[index].value.registration.isActive {
             let proceed: Bool
+            if entries[index].value.owned != nil {
+                // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place, one
+                // load from the buffer to the call, as `existentialArray` reads its targets.
+                proceed = shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped))
+                guard proceed else { return }
+                continue
+            }
+            // The registration read in place each time: a copy of the reference is a retain and a release.
             let hold = entries[index].value.hold
-            // Tested in this order, not switched over: a switch became a jump table, four instructions per
-            // delivery before any call; the owner-bound and unretained forms, which count no reference, come first.
-            if hold == .strong || hold == .unretained {
-                // Strong: the registration owns the target, and the pinned buffer the registration. Unretained:
-                // the caller of `unsafeAddUnretained` guarantees the target outlives its calls (counted in debug
+            if hold == .unretained {
+                // The caller of `unsafeAddUnretained` guarantees the target outlives its calls (counted in debug
                 // builds).
                 #if DEBUG
-                let counted = hold == .unretained
-                if counted { entries[index].value.callsInFlight += 1 }
-                defer { if counted { entries[index].value.callsInFlight -= 1 } }
+                entries[index].value.registration.callsInFlight += 1
+                defer { entries[index].value.registration.callsInFlight -= 1 }
                 #endif
                 proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
             } else if hold == .retainedPerCall {
                 // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
                 // of `pointee` is optimized into a borrow, which would not keep the target alive.
-                let object = entries[index].value.object.unsafelyUnwrapped.retain()
+                let object = entries[index].value.registration.object.unsafelyUnwrapped.retain()
                 proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
                 object.release()
             } else {
                 // A strong reference (the weak load's +1) holds the target until its call returns.
-                guard let object = entries[index].value.weakObject else { continue }
+                guard let object = entries[index].value.registration.weakObject else { continue }
                 proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
                 _fixLifetime(object)
             }
             guard proceed else { return }
         }
     }
+}
+
+/// One entry of a ``LifetimeBoundStorage``'s table: the registration, and,
+/// for a target bound to an owner, the target itself.
+@frozen @usableFromInline
+internal struct LifetimeSlot<Schema: DelegateSchema> {
+    @usableFromInline let registration: LifetimeRegistration<Schema>
+    /// The target of a registration bound to an owner (`.strong`), owned by
+    /// the entry as `existentialArray`'s entries own theirs, so that a
+    /// dispatch calls it from the pinned buffer without going through the
+    /// registration; `nil` for the other registrations, whose targets the
+    /// table must not keep alive.
+    @usableFromInline let owned: Schema.Target?
+    /// The registration's ``LifetimeRegistration/stored``, copied here so
+    /// that a dispatch reaches the target of the other registrations without
+    /// going through the registration first.
+    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
+    /// The registration's ``LifetimeRegistration/hold``, copied here for the same reason.
+    @usableFromInline let hold: LifetimeRegistration<Schema>.Hold
+
+    init(_ registration: LifetimeRegistration<Schema>, target: Schema.Target) {
+        self.registration = registration
+        hold = registration.hold
+        owned = hold == .strong ? target : nil
+        stored = registration.stored
+    }
+
+    /// Whether this is a weak registration whose target has been deallocated.
+    var isDeadWeakReference: Bool { registration.isDeadWeakReference }
 }
 
 /// One registration of a ``LifetimeBoundStorage``.
