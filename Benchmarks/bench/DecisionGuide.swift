@@ -17,7 +17,7 @@ struct DecisionGuide {
         ("Targets you own, one thread: the default", "existentialArray", 1,
          "Holds targets strongly until removed; visits every target for every message."),
         ("Many targets, few implement each message", "closureTable", 16,
-         "`add` costs more (a closure per message) and each target takes more memory."),
+         "`add` costs more (an entry in each implemented message's list) and each target takes more memory."),
         ("Messages named at run time (`forward`)", "selectorDictionary", 1,
          "Typed dispatch costs as `closureTable`; `forward` boxes its arguments."),
         ("Must not keep targets alive, any target type", "weakArray", 1,

@@ -12,7 +12,7 @@
 public enum DispatchStrategy: String, CaseIterable, Sendable {
     /// ``ExistentialArrayMultiplexer``: one array of protocol existentials.
     case existentialArray
-    /// ``ClosureTableMultiplexer``: per-message tables of closures bound at `add`.
+    /// ``ClosureTableMultiplexer``: per message, the list of the targets that respond to it.
     case closureTable
     /// ``SelectorDictionaryMultiplexer``: typed handlers in a dictionary keyed
     /// by selector, plus forwarding of selectors named at run time.
