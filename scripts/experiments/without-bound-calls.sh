@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What do the bound forms (Message.withBoundCall) buy the closure strategies?
+# What do the bound forms (Message.withBoundCall) buy?
 #
 # Copies HEAD, deletes the `.withBoundCall { … }` line of every ScrollViewSchema descriptor, so that
-# closureTable and selectorDictionary store closures that call the descriptor's body (the one-line glue), then
-# counts instructions with the gate against the committed baseline (which has the bound forms) and times
-# existentialArray, closureTable and selectorDictionary in one run. Compare the ratios with the committed run:
+# selectorDictionary binds closures that call the descriptor's body (the one-line glue), then counts instructions
+# with the gate against the committed baseline (which has the bound forms) and times existentialArray, closureTable
+# and selectorDictionary in one run. Since Findings 43 a typed send calls every target through the descriptor, so
+# only the gate's `forward` cases should move (before, closureTable's and selectorDictionary's dispatch did too).
+# Compare the ratios with the committed run:
 #   scripts/experiments/ratios.py Results/results.csv --min-width 16
 #
 # usage: scripts/experiments/without-bound-calls.sh   (about a minute after a cold build; needs valgrind for

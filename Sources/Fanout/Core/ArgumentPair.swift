@@ -12,8 +12,8 @@
 // A `Message` names only its `Arguments`, the tuple, not the two types in
 // it; so it keeps the two-argument body as the words of a struct of one
 // closure whose type it can name (`PairSlot`), and the delivery, where both
-// types are known again, reinterprets them as the `PairBody` they are. The
-// closure strategies' handlers keep their target for it. A layout-dependent
+// types are known again, reinterprets them as the `PairBody` they are. (Every
+// strategy's typed dispatch calls its targets through the descriptor.) A layout-dependent
 // fast path (`Documentation/Portability.md`): it relies on two structs of one
 // closure each having the same layout, whatever their generic types, and on
 // a closure being copied and destroyed the same way in both. Without it

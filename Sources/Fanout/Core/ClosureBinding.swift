@@ -45,7 +45,7 @@ extension ClosureBinding {
         withSlot(for: message.key) { slot in ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards) }
     }
 
-    /// Unregisters `target`, releasing its closures.
+    /// Unregisters `target`, taking it out of its lists (and their closures).
     ///
     /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
     ///   the number of messages it responded to.

@@ -1,5 +1,5 @@
-/// The type-erased face of one message's closure list, so that lists for
-/// messages of different signatures can share one table.
+/// The type-erased face of one message's list, so that lists for messages of
+/// different signatures can share one table.
 @usableFromInline
 internal class ClosureListBase {
     @usableFromInline
@@ -8,12 +8,14 @@ internal class ClosureListBase {
     func removeClosure(for id: ObjectIdentifier) {}
 }
 
-/// The closures bound for one message, in registration order: the storage of
+/// The targets that respond to one message, in registration order, each with
+/// the closure bound to it in a storage that forwards: the storage of
 /// ``ClosureTableStorage`` (indexed by message ordinal) and
-/// ``SelectorDictionaryStorage`` (keyed by selector).
+/// ``SelectorDictionaryStorage`` (keyed by selector). (The name is the
+/// strategies' history: the lists held closures only.)
 ///
 /// A list, once made, stays in its storage's table for the storage's
-/// lifetime (removing a target removes its closure, never the list), so a
+/// lifetime (removing a target removes its entry, never the list), so a
 /// dispatch may read it unretained while its storage's caller holds the
 /// storage.
 @usableFromInline
@@ -98,8 +100,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     /// alive because its storage does (see the type's documentation): the
     /// caller holds the storage.
     ///
-    /// - Precondition: `list` was made by ``bind(_:to:id:in:)`` with this
-    ///   signature.
+    /// - Precondition: `list` was made by ``bind(_:to:id:in:forwarding:)``
+    ///   with this signature.
     /// - Complexity: O(*r*) in the handlers of the list.
     @inlinable
     @inline(__always)
@@ -152,7 +154,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     /// through ``ReusedAnswers`` and the new one written in its place, with no
     /// allocation and none of the runtime's generic value witnesses per answer.
     ///
-    /// - Complexity: O(*r* + *o*) for *r* closures and *o* old answers.
+    /// - Complexity: O(*r* + *o*) for *r* handlers and *o* old answers.
     @inlinable
     @inline(__always)
     static func forward<Boxed>(
@@ -257,15 +259,15 @@ internal enum ReusedAnswers {
     }
 }
 
-/// A storage whose messages' closures are in ``ClosureList``s
+/// A storage whose messages' responders are in ``ClosureList``s
 /// (``ClosureTableStorage``, ``SelectorDictionaryStorage``): their one
 /// delivery, which differs only in where a message's list is found.
 @usableFromInline
 internal protocol ClosureListStorage: ConfinedStorage {
     associatedtype Schema: DelegateSchema
 
-    /// Counts a dispatch in, and returns the closure list of the message
-    /// named `key`, if one was made.
+    /// Counts a dispatch in, and returns the list of the message named `key`,
+    /// if one was made.
     func enterDispatch(for key: Schema.Key) -> ClosureListBase?
 
     /// Counts a dispatch out, announcing the change made during the
@@ -274,15 +276,15 @@ internal protocol ClosureListStorage: ConfinedStorage {
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
-    /// The delivery of a closure strategy: calls each closure bound for
-    /// `message` with `call` and `extra` (the message's arguments, or one of
+    /// The delivery of a closure strategy: calls each target in `message`'s
+    /// list with `call` and `extra` (the message's arguments, or one of
     /// them), in registration order, while `shouldContinue` accepts the
     /// answers. The storage, which the caller holds, is borrowed for each
-    /// read; the list's pinned buffer keeps the closures, and so their
-    /// targets, alive (``ClosureList/deliver(_:in:while:calling:)``).
+    /// read; the list's pinned buffer keeps the targets alive
+    /// (``ClosureList/deliver(_:in:while:calling:)``).
     ///
-    /// - Complexity: O(*r*) in the closures bound for `message`, plus the
-    ///   list's lookup.
+    /// - Complexity: O(*r*) in the targets that respond to `message`, plus
+    ///   the list's lookup.
     @inlinable @inline(__always)
     internal func deliver<Arguments, Result, Extra>(
         _ message: Message<Instance.Schema, Arguments, Result>, _ extra: Extra, while shouldContinue: (Result) -> Bool,

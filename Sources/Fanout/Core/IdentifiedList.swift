@@ -1,5 +1,5 @@
 /// An ordered list of values, each belonging to one registered target and
-/// keyed by that target's identity: one message's closures in ``ClosureList``.
+/// keyed by that target's identity: one message's responders in ``ClosureList``.
 ///
 /// Dispatch iterates the list's buffer in place, pinned (see ``PinnedArray``):
 /// later changes copy the buffer instead of changing it, so each dispatch

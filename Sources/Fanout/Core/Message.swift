@@ -14,9 +14,10 @@ public protocol MessageProtocol<Schema> {
     /// Sends the message to one target.
     func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result
 
-    /// A closure that sends the message to `target`: what a closure table
-    /// stores. Made where the descriptor's types are concrete, so calling it
-    /// runs specialized code.
+    /// A closure that sends the message to `target`: what a strategy that
+    /// forwards (``SelectorDictionaryMultiplexer``) binds at `add` for
+    /// `forward` to call. Made where the descriptor's types are concrete, so
+    /// calling it runs specialized code.
     func bound(to target: Schema.Target) -> (Arguments) -> Result
 
     /// Unpacks dynamically typed arguments, as `forwardInvocation:` would.
@@ -104,7 +105,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
 
     /// Makes the closure that sends the message to one target. Created with
     /// the descriptor, where its types are concrete, so that the closures a
-    /// closure table stores run specialized code.
+    /// forwarding strategy binds run specialized code.
     @usableFromInline
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
@@ -190,8 +191,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 
     /// This descriptor, with the call also written in bound form: a closure
-    /// literal that takes the target and returns the closure a closure table
-    /// stores.
+    /// literal that takes the target and returns the closure that `forward`
+    /// calls.
     ///
     /// ```swift
     /// .init(.didScroll) { $0.scrollViewDidScroll($1) }

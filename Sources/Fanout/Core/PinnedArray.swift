@@ -1,5 +1,5 @@
 /// An array that dispatches iterate in place, with no reference counted: the
-/// registrations of ``RegistrationTable`` and the closures of a
+/// registrations of ``RegistrationTable`` and the responders of a
 /// ``ClosureList``.
 ///
 /// A dispatch pins the buffer (``beginDispatch()``) and reads it through a

@@ -334,7 +334,6 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// How the registration holds its target.
     @usableFromInline
     internal enum Hold {
-        // `strong` and `unretained` first and together: dispatch tests for both with one compare.
         /// Owned until the owner's bag ends the registration (``LifetimeBoundMultiplexer/add(_:boundTo:)``).
         case strong
         /// Stored without a reference count; called as is (``LifetimeBoundMultiplexer/unsafeAddUnretained(_:)``).
