@@ -151,37 +151,24 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         while shouldContinue: (Result) -> Bool
     ) {
         // Each strategy's delivery, each target called with the arguments apart (the two helpers below). A
-        // descriptor without a two-argument body, and a strategy not listed, take the delivery above with the tuple:
-        // one path to it, so that it is inlined once.
+        // descriptor without a two-argument body takes the delivery above with the tuple.
         let key = message.key
-        let pairBody = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
+        guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
+            return deliver(message, (first, second), while: shouldContinue)
+        }
         switch kind {
-        case .existentialArray where pairBody != nil:
-            deliver(
-                key, to: ExistentialArrayStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        case .weakArray where pairBody != nil:
-            deliver(
-                key, to: WeakArrayStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        case .lifetimeBound where pairBody != nil:
-            deliver(
-                key, to: LifetimeBoundStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        case .concurrent where pairBody != nil:
-            deliver(
-                key, to: ConcurrentStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        case .closureTable where pairBody != nil:
-            deliver(
-                message, to: ClosureTableStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        case .selectorDictionary where pairBody != nil:
-            deliver(
-                message, to: SelectorDictionaryStorage<Schema>.self, through: pairBody.unsafelyUnwrapped, first, second,
-                while: shouldContinue)
-        default:
-            deliver(message, (first, second), while: shouldContinue)
+        case .existentialArray:
+            deliver(key, to: ExistentialArrayStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+        case .weakArray:
+            deliver(key, to: WeakArrayStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+        case .lifetimeBound:
+            deliver(key, to: LifetimeBoundStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+        case .concurrent:
+            deliver(key, to: ConcurrentStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+        case .closureTable:
+            deliver(message, to: ClosureTableStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+        case .selectorDictionary:
+            deliver(message, to: SelectorDictionaryStorage<Schema>.self, through: body, first, second, while: shouldContinue)
         }
     }
 }
