@@ -150,8 +150,8 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     ) {
-        // Each strategy's delivery, each target called with the arguments apart (the two helpers below). A
-        // descriptor without a two-argument body takes the delivery above with the tuple.
+        // Each strategy's delivery, each target called with the arguments apart (the helper below). A descriptor
+        // without a two-argument body takes the delivery above with the tuple.
         let key = message.key
         guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
             return deliver(message, (first, second), while: shouldContinue)
@@ -166,17 +166,17 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         case .concurrent:
             deliver(key, to: ConcurrentStorage<Schema>.self, through: body, first, second, while: shouldContinue)
         case .closureTable:
-            deliver(message, to: ClosureTableStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+            deliver(key, to: ClosureTableStorage<Schema>.self, through: body, first, second, while: shouldContinue)
         case .selectorDictionary:
-            deliver(message, to: SelectorDictionaryStorage<Schema>.self, through: body, first, second, while: shouldContinue)
+            deliver(key, to: SelectorDictionaryStorage<Schema>.self, through: body, first, second, while: shouldContinue)
         }
     }
 }
 
 extension Multiplexer {
-    /// A two-argument message delivered by a storage that calls its targets
-    /// (`storage` is a `Known`): each target called through `body`, the
-    /// descriptor's two-argument body, with the arguments apart.
+    /// A two-argument message delivered by `storage`, a `Known`: each target
+    /// called through `body`, the descriptor's two-argument body, with the
+    /// arguments apart.
     @inlinable
     @inline(__always)
     internal func deliver<Known: _TargetCallingStorage, First, Second, Result>(
@@ -184,22 +184,6 @@ extension Multiplexer {
         _ first: First, _ second: Second, while shouldContinue: (Result) -> Bool
     ) where Known.Schema == Schema {
         Known._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) { body($0, first, second) }
-    }
-
-    /// A two-argument message delivered by a closure storage (`storage` is a
-    /// `Known`): each target of the message's list called through `body`,
-    /// with the arguments apart (the first passed down the delivery, the
-    /// second captured).
-    @inlinable
-    @inline(__always)
-    internal func deliver<Known: ClosureListStorage, First, Second, Result>(
-        _ message: Message<Schema, (First, Second), Result>, to known: Known.Type,
-        through body: (Schema.Target, First, Second) -> Result, _ first: First, _ second: Second,
-        while shouldContinue: (Result) -> Bool
-    ) where Known.Schema == Schema {
-        Unmanaged<Known>.passUnretained(Self.known(storage)).deliver(message, first, while: shouldContinue) {
-            body($0, $1, second)
-        }
     }
 
     /// `storage` as the storage type `Known` it is.

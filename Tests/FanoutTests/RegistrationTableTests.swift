@@ -44,8 +44,8 @@ enum Pinning: String, CaseIterable, Sendable {
     }
 
     /// How many buffers the closure list of `scrollViewDidScroll(_:)` keeps retired.
-    private static func didScrollList(_ list: ClosureListBase?) -> Int {
-        (list as! ClosureList<any ScrollViewDelegate, ScrollView, Void>).closures.entries.retired.count
+    private static func didScrollList(_ list: AnyClosureList?) -> Int {
+        (list as! ClosureListBase<any ScrollViewDelegate>).responders.entries.retired.count
     }
 }
 

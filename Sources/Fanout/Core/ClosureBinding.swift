@@ -13,7 +13,7 @@ internal protocol ClosureBinding: AnnouncingStorage {
     var confinement: ThreadConfinement { get }
 
     /// Gives `body` the storage of the closure list for `key`.
-    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void)
+    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void)
 
     /// Whether the storage forwards messages named at run time, and so binds
     /// a closure for each message a target responds to (`forward` calls it;
@@ -58,7 +58,7 @@ extension ClosureBinding {
         defer { confinement.end() }
         guard let entry = table.remove(Schema.identity(of: target)) else { return }
         for key in Schema.Key.allCases where entry.messages.contains(key) {
-            withSlot(for: key) { slot in slot?.removeClosure(for: entry.id) }
+            withSlot(for: key) { slot in slot?.remove(entry.id) }
         }
     }
 

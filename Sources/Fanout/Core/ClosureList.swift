@@ -1,30 +1,36 @@
-/// The type-erased face of one message's list, so that lists for messages of
-/// different signatures can share one table.
+/// The type-erased face of one message's list (a ``ClosureListBase``), so
+/// that a storage's table of lists is not generic: a table whose element
+/// type is generic over the target is looked up in the runtime's metadata
+/// caches by the storage's unspecialized `add` and `remove` code, about 700
+/// instructions per message bound (measured).
 @usableFromInline
-internal class ClosureListBase {
+internal class AnyClosureList {
     @usableFromInline
     init() {}
 
-    func removeClosure(for id: ObjectIdentifier) {}
+    /// Removes the entry of the target whose identity is `id`, if any.
+    func remove(_ id: ObjectIdentifier) {}
 }
 
-/// The targets that respond to one message, in registration order, each with
-/// the closure bound to it in a storage that forwards: the storage of
-/// ``ClosureTableStorage`` (indexed by message ordinal) and
-/// ``SelectorDictionaryStorage`` (keyed by selector). (The name is the
-/// strategies' history: the lists held closures only.)
+/// One message's list of responders, in registration order, whatever the
+/// message's signature: the storage of ``ClosureTableStorage`` (indexed by
+/// message ordinal) and ``SelectorDictionaryStorage`` (keyed by selector),
+/// whose lists for messages of different signatures share one table and one
+/// delivery (``deliver(in:while:invoking:)``). In a storage that forwards,
+/// each responder also has the closure bound to it for `forward`
+/// (``ClosureList``).
 ///
 /// A list, once made, stays in its storage's table for the storage's
 /// lifetime (removing a target removes its entry, never the list), so a
 /// dispatch may read it unretained while its storage's caller holds the
 /// storage.
 @usableFromInline
-internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
-    /// A dispatch pins it and reads it in place (``deliver(_:in:while:calling:)``);
+internal class ClosureListBase<Target>: AnyClosureList {
+    /// A dispatch pins it and reads it in place (``deliver(in:while:invoking:)``);
     /// a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
-    var closures = IdentifiedList<Handler>()
+    final var responders = IdentifiedList<Handler>()
 
     /// One target that responds to the message, and, in a storage that
     /// forwards, the closure bound to it.
@@ -37,20 +43,64 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     internal struct Handler {
         /// The target, held strongly.
         @usableFromInline let target: Target
-        /// The bound closure, in an object of its own, or `nil` in a storage
-        /// that does not forward. `forward` calls it through a reference read
-        /// from the pinned buffer, which it borrows. A closure stored in the
-        /// buffer itself would be copied out for each call, one retain and
-        /// one release of its context per delivery.
-        @usableFromInline let bound: Bound?
+        /// The bound closure, a ``ClosureList/Bound`` of the list's signature,
+        /// or `nil` in a storage that does not forward. `forward` calls it
+        /// through a reference read from the pinned buffer, which it borrows.
+        /// A closure stored in the buffer itself would be copied out for each
+        /// call, one retain and one release of its context per delivery.
+        @usableFromInline let bound: AnyObject?
 
         @inlinable
-        init(target: Target, bound: Bound?) {
+        init(target: Target, bound: AnyObject?) {
             self.target = target
             self.bound = bound
         }
     }
 
+    @usableFromInline
+    override init() {}
+
+    override final func remove(_ id: ObjectIdentifier) {
+        responders.remove(id)
+    }
+
+    /// Calls, with `invoke`, the targets of `list` in registration order, for
+    /// as long as `shouldContinue` accepts the answers.
+    ///
+    /// No reference is counted. The list's buffer is pinned for the dispatch
+    /// (``PinnedArray``): the handlers in it, and so their targets, stay alive
+    /// until it ends, whatever the calls add or remove; each target is read in
+    /// place from the buffer and borrowed for its call. The list itself stays
+    /// alive because its storage does (see the type's documentation): the
+    /// caller holds the storage.
+    ///
+    /// - Complexity: O(*r*) in the handlers of the list.
+    @inlinable
+    @inline(__always)
+    static func deliver<Result>(
+        in list: Unmanaged<AnyClosureList>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Target) -> Result
+    ) {
+        assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
+        let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
+        let (handlers, token) = list._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
+        // Indexing with a count read once: a `for … in` that can stop early
+        // re-reads the count on every turn (the gate pins this loop).
+        let count = handlers.count
+        var index = 0
+        while index < count {
+            guard shouldContinue(invoke(handlers[index].value.target)) else { break }
+            index &+= 1
+        }
+        _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch(token) }
+    }
+}
+
+/// The list of one message of a storage that forwards, with its signature:
+/// each responder's bound closure (``Bound``) is made here, where the
+/// message's types are known, and called by `forward`.
+@usableFromInline
+internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Target> {
     /// A bound closure (``Handler/bound``).
     @usableFromInline
     internal final class Bound {
@@ -62,10 +112,6 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     @usableFromInline
     override init() {}
 
-    override func removeClosure(for id: ObjectIdentifier) {
-        closures.remove(id)
-    }
-
     /// Appends `target` to the list in `slot`, creating the list if the slot
     /// is empty; with `forwarding`, with the closure that sends `message` to
     /// it, which `forward` calls.
@@ -73,7 +119,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     /// - Precondition: The slot, if filled, holds the list for a descriptor of
     ///   the same signature (a schema lists one descriptor per message).
     static func bind<M: MessageProtocol>(
-        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout ClosureListBase?,
+        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyClosureList?,
         forwarding: Bool
     ) where M.Schema.Target == Target, M.Arguments == Arguments, M.Result == Result {
         let list: ClosureList
@@ -86,41 +132,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
             list = ClosureList()
             slot = list
         }
-        list.closures.append(Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
-    }
-
-    /// Calls the targets of `list` (a list of this signature) with `call` and
-    /// `extra`, in registration order, for as long as `shouldContinue`
-    /// accepts the answers.
-    ///
-    /// No reference is counted. The list's buffer is pinned for the dispatch
-    /// (``PinnedArray``): the handlers in it, and so their targets, stay alive
-    /// until it ends, whatever the calls add or remove; each target is read in
-    /// place from the buffer and borrowed for its call. The list itself stays
-    /// alive because its storage does (see the type's documentation): the
-    /// caller holds the storage.
-    ///
-    /// - Precondition: `list` was made by ``bind(_:to:id:in:forwarding:)``
-    ///   with this signature.
-    /// - Complexity: O(*r*) in the handlers of the list.
-    @inlinable
-    @inline(__always)
-    static func deliver<Extra>(
-        _ extra: Extra, in list: Unmanaged<ClosureListBase>, while shouldContinue: (Result) -> Bool,
-        calling call: (Target, Extra) -> Result
-    ) {
-        assert(list._withUnsafeGuaranteedRef { $0 is ClosureList }, "a closure list of another signature")
-        let list = Unmanaged<ClosureList>.fromOpaque(list.toOpaque())
-        let (handlers, token) = list._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
-        // Indexing with a count read once: a `for … in` that can stop early
-        // re-reads the count on every turn (the gate pins this loop).
-        let count = handlers.count
-        var index = 0
-        while index < count {
-            guard shouldContinue(call(handlers[index].value.target, extra)) else { break }
-            index &+= 1
-        }
-        _ = list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(token) }
+        list.responders.append(Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
@@ -135,14 +147,13 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     /// measured.)
     ///
     /// - Precondition: The list is a forwarding storage's (the closure was
-    ///   bound).
+    ///   bound), of this signature.
     /// - Complexity: O(1) plus the target's own work.
     @inlinable
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
-        Unmanaged.passUnretained(handlers[index].value.bound.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-            $0.call(arguments)
-        }
+        Unmanaged.passUnretained(unsafeDowncast(handlers[index].value.bound.unsafelyUnwrapped, to: Bound.self))
+            ._withUnsafeGuaranteedRef { $0.call(arguments) }
     }
 
     /// Calls every closure of the list `handlers` (of this signature) with
@@ -163,8 +174,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase {
     ) {
         // Pinned, as for a dispatch: the callbacks may change the list.
         let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
-        let pinned = list?._withUnsafeGuaranteedRef { $0.closures.entries.beginDispatch() }
-        defer { if let list, let pinned { _ = list._withUnsafeGuaranteedRef { $0.closures.entries.endDispatch(pinned.token) } } }
+        let pinned = list?._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
+        defer { if let list, let pinned { _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch(pinned.token) } } }
         let pinnedHandlers = pinned?.elements ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0
@@ -259,7 +270,7 @@ internal enum ReusedAnswers {
     }
 }
 
-/// A storage whose messages' responders are in ``ClosureList``s
+/// A storage whose messages' responders are in ``ClosureListBase`` lists
 /// (``ClosureTableStorage``, ``SelectorDictionaryStorage``): their one
 /// delivery, which differs only in where a message's list is found.
 @usableFromInline
@@ -268,7 +279,7 @@ internal protocol ClosureListStorage: ConfinedStorage {
 
     /// Counts a dispatch in, and returns the list of the message named `key`,
     /// if one was made.
-    func enterDispatch(for key: Schema.Key) -> ClosureListBase?
+    func enterDispatch(for key: Schema.Key) -> AnyClosureList?
 
     /// Counts a dispatch out, announcing the change made during the
     /// dispatches that just ended.
@@ -276,24 +287,24 @@ internal protocol ClosureListStorage: ConfinedStorage {
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
-    /// The delivery of a closure strategy: calls each target in `message`'s
-    /// list with `call` and `extra` (the message's arguments, or one of
-    /// them), in registration order, while `shouldContinue` accepts the
-    /// answers. The storage, which the caller holds, is borrowed for each
-    /// read; the list's pinned buffer keeps the targets alive
-    /// (``ClosureList/deliver(_:in:while:calling:)``).
+    /// The delivery of a closure strategy (its ``_TargetCallingStorage``
+    /// requirement): calls, with `invoke`, each target in the list of the
+    /// message named `key`, in registration order, while `shouldContinue`
+    /// accepts the answers. The storage, which the caller holds, is borrowed
+    /// for each read; the list's pinned buffer keeps the targets alive
+    /// (``ClosureListBase/deliver(in:while:invoking:)``).
     ///
-    /// - Complexity: O(*r*) in the targets that respond to `message`, plus
+    /// - Complexity: O(*r*) in the targets that respond to the message, plus
     ///   the list's lookup.
     @inlinable @inline(__always)
-    internal func deliver<Arguments, Result, Extra>(
-        _ message: Message<Instance.Schema, Arguments, Result>, _ extra: Extra, while shouldContinue: (Result) -> Bool,
-        calling call: (Instance.Schema.Target, Extra) -> Result
+    internal func deliver<Result>(
+        _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Instance.Schema.Target) -> Result
     ) {
         let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
         // Counted in, to the end.
-        if let list = _withUnsafeGuaranteedRef({ $0.enterDispatch(for: message.key).map(Unmanaged<ClosureListBase>.passUnretained) }) {
-            ClosureList<Instance.Schema.Target, Arguments, Result>.deliver(extra, in: list, while: shouldContinue, calling: call)
+        if let list = _withUnsafeGuaranteedRef({ $0.enterDispatch(for: key).map(Unmanaged<AnyClosureList>.passUnretained) }) {
+            ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         }
         _withUnsafeGuaranteedRef { $0.exitDispatch() }
     }

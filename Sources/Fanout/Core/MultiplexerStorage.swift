@@ -39,9 +39,8 @@ extension MultiplexerStorage {
     }
 }
 
-/// A storage whose delivery calls its targets one by one
-/// (`existentialArray`, `weakArray`, `lifetimeBound`, `concurrent`): it
-/// provides the delivery with the call as a closure, and gets
+/// A storage whose delivery calls its targets one by one (each of Fanout's
+/// six): it provides the delivery with the call as a closure, and gets
 /// ``MultiplexerStorage/deliver(_:_:in:while:)`` from it. Not public API (an
 /// underscored name): public only because that requirement is.
 public protocol _TargetCallingStorage: MultiplexerStorage {

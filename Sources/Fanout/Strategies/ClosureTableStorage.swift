@@ -19,12 +19,12 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// sparse responders cost nothing. A dispatch pins the message's list
 /// (`PinnedArray`), which keeps its targets alive until the dispatch ends,
 /// with no reference counted. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
+public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
     /// One list per message ordinal; `nil` until a target responding to the message is added.
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
-    internal var slots = ContiguousArray<ClosureListBase?>(repeating: nil, count: Schema.Key.allCases.count)
+    internal var slots = ContiguousArray<AnyClosureList?>(repeating: nil, count: Schema.Key.allCases.count)
 
     @usableFromInline
     internal var table = RegistrationTable<Schema, Void>()
@@ -57,13 +57,13 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     /// It does not forward: a dispatch calls each target through the descriptor's body, so no closure is bound (``ClosureBinding``).
     static var forwards: Bool { false }
 
-    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
+    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
         body(&slots[key.ordinal])
     }
 
     /// Counts a dispatch in and gives it the list of the message named `key` (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+    internal func enterDispatch(for key: Schema.Key) -> AnyClosureList? {
         dispatches.enter()
         return slots[key.ordinal]
     }
@@ -88,14 +88,14 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: MultiplexerStora
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``MultiplexerStorage``): calls the targets in `message`'s list through its
-    /// descriptor, in registration order.
+    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, the targets in the list of the
+    /// message named `key`, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
-    ///   to `message`.
+    ///   to the message.
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<ClosureTableStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) { storage.deliver(message, arguments, while: shouldContinue) { message.invoke($0, $1) } }
+    public static func _deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<ClosureTableStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 }

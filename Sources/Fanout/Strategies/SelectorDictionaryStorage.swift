@@ -39,11 +39,11 @@ extension Multiplexer {
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: MultiplexerStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers: [MessageSelector: ClosureListBase] = [:]
+    internal var handlers: [MessageSelector: AnyClosureList] = [:]
 
     /// Every message's selector, registered once and indexed by ordinal: the
     /// stand-in for the selector references the Objective-C compiler emits,
@@ -61,7 +61,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     /// selector would find the same list in about 80 more instructions.
     /// Unretained: `handlers` owns the lists (see `forward`).
     @exclusivity(unchecked)
-    internal var handlersByOrdinal: ContiguousArray<Unmanaged<ClosureListBase>?>
+    internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyClosureList>?>
 
     /// The answers array `forward` returned last, kept so that the next call
     /// can reuse its storage once the caller has let go of it.
@@ -101,7 +101,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     /// `forward` calls the closures bound at `add` (``ClosureBinding``).
     static var forwards: Bool { true }
 
-    func withSlot(for key: Schema.Key, _ body: (inout ClosureListBase?) -> Void) {
+    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
         // A list, once made, stays in `handlers` for the storage's lifetime.
         if handlersByOrdinal[key.ordinal] == nil {
@@ -135,16 +135,16 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
-    /// This strategy's delivery (``MultiplexerStorage``): looks up the handlers for `message` by its selector and calls
-    /// their targets through the descriptor, in registration order.
+    /// This strategy's delivery (``_TargetCallingStorage``): looks up the handlers of the message named `key` by its
+    /// selector and calls their targets with `invoke`, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
-    ///   to `message` (the lookup is one probe on average).
+    ///   to the message (the lookup is one probe on average).
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<SelectorDictionaryStorage>,
-        while shouldContinue: (Result) -> Bool
-    ) { storage.deliver(message, arguments, while: shouldContinue) { message.invoke($0, $1) } }
+    public static func _deliver<Result>(
+        _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryStorage>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 
     /// The handlers of the message named `key`, found by its registered selector.
     ///
@@ -152,14 +152,14 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: Multiplexe
     ///   selector's characters.
     @inlinable
     @inline(__always)
-    internal func handlers(for key: Schema.Key) -> ClosureListBase? {
+    internal func handlers(for key: Schema.Key) -> AnyClosureList? {
         handlers[selectors[key.ordinal]]
     }
 
     /// Counts a dispatch in and gives it the handlers of the message named `key`, found by its selector
     /// (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> ClosureListBase? {
+    internal func enterDispatch(for key: Schema.Key) -> AnyClosureList? {
         dispatches.enter()
         return handlers(for: key)
     }
