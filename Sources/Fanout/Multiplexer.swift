@@ -118,23 +118,7 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     ) {
-        // `storage` is of the kind recorded at `init`: each branch reinterprets
-        // it and runs that storage's one delivery, specialized for the storage
-        // and the message. `self` holds the storage for the whole call.
-        switch kind {
-        case .existentialArray:
-            ExistentialArrayStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        case .closureTable:
-            ClosureTableStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        case .selectorDictionary:
-            SelectorDictionaryStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        case .weakArray:
-            WeakArrayStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        case .lifetimeBound:
-            LifetimeBoundStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        case .concurrent:
-            ConcurrentStorage.deliver(message, arguments, in: .passUnretained(Self.known(storage)), while: shouldContinue)
-        }
+        deliver(message.key, while: shouldContinue) { message.invoke($0, arguments) }
     }
 
     /// Sends `message`, a message of two arguments, as
@@ -150,40 +134,48 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     ) {
-        // Each strategy's delivery, each target called with the arguments apart (the helper below). A descriptor
-        // without a two-argument body takes the delivery above with the tuple.
-        let key = message.key
+        // Each target called with the arguments apart. A descriptor without a two-argument body takes the delivery
+        // above with the tuple.
         guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
             return deliver(message, (first, second), while: shouldContinue)
         }
-        switch kind {
-        case .existentialArray:
-            deliver(key, to: ExistentialArrayStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        case .weakArray:
-            deliver(key, to: WeakArrayStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        case .lifetimeBound:
-            deliver(key, to: LifetimeBoundStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        case .concurrent:
-            deliver(key, to: ConcurrentStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        case .closureTable:
-            deliver(key, to: ClosureTableStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        case .selectorDictionary:
-            deliver(key, to: SelectorDictionaryStorage<Schema>.self, through: body, first, second, while: shouldContinue)
-        }
+        deliver(message.key, while: shouldContinue) { body($0, first, second) }
     }
 }
 
 extension Multiplexer {
-    /// A two-argument message delivered by `storage`, a `Known`: each target
-    /// called through `body`, the descriptor's two-argument body, with the
-    /// arguments apart.
+    /// Calls, with `invoke`, each registered target that responds to the
+    /// message named `key`, in registration order, while `shouldContinue`
+    /// accepts the answers: the one switch over the storages.
+    ///
+    /// `storage` is of the kind recorded at `init`: each branch reinterprets
+    /// it and runs that storage's one delivery, specialized for the storage
+    /// and the message. `self` holds the storage for the whole call.
     @inlinable
     @inline(__always)
-    internal func deliver<Known: _TargetCallingStorage, First, Second, Result>(
-        _ key: Schema.Key, to known: Known.Type, through body: (Schema.Target, First, Second) -> Result,
-        _ first: First, _ second: Second, while shouldContinue: (Result) -> Bool
-    ) where Known.Schema == Schema {
-        Known._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue) { body($0, first, second) }
+    internal func deliver<Result>(
+        _ key: Schema.Key, while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
+    ) {
+        switch kind {
+        case .existentialArray:
+            ExistentialArrayStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        case .closureTable:
+            ClosureTableStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        case .selectorDictionary:
+            SelectorDictionaryStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        case .weakArray:
+            WeakArrayStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        case .lifetimeBound:
+            LifetimeBoundStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        case .concurrent:
+            ConcurrentStorage<Schema>._deliver(
+                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+        }
     }
 
     /// `storage` as the storage type `Known` it is.
