@@ -277,13 +277,14 @@ internal enum ReusedAnswers {
 internal protocol ClosureListStorage: ConfinedStorage {
     associatedtype Schema: DelegateSchema
 
-    /// Counts a dispatch in, and returns the list of the message named `key`,
-    /// if one was made.
-    func enterDispatch(for key: Schema.Key) -> AnyClosureList?
+    /// Marks a dispatch in flight, and returns the list of the message named
+    /// `key`, if one was made, and whether the dispatch is nested
+    /// (``DispatchesInFlight/enter()``).
+    func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool)
 
-    /// Counts a dispatch out, announcing the change made during the
-    /// dispatches that just ended.
-    func exitDispatch()
+    /// Ends the dispatch that ``enterDispatch(for:)`` began, announcing the
+    /// change made during the dispatches that just ended.
+    func exitDispatch(isNested: Bool)
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
@@ -302,10 +303,11 @@ extension Unmanaged where Instance: ClosureListStorage {
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
         let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
-        // Counted in, to the end.
-        if let list = _withUnsafeGuaranteedRef({ $0.enterDispatch(for: key).map(Unmanaged<AnyClosureList>.passUnretained) }) {
+        // Marked in flight, to the end.
+        let (list, isNested) = _withUnsafeGuaranteedRef { $0.enterDispatch(for: key) }
+        if let list {
             ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         }
-        _withUnsafeGuaranteedRef { $0.exitDispatch() }
+        _withUnsafeGuaranteedRef { $0.exitDispatch(isNested: isNested) }
     }
 }

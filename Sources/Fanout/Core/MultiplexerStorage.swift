@@ -95,6 +95,14 @@ internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
     func dispatchesEnded()
 }
 
+extension AnnouncingStorage where Self: PinnedTableStorage {
+    /// The table records it: the last dispatch to end after a change sets
+    /// `changedDuringDispatches`.
+    func setAnnouncementDeferred(_ deferred: Bool) {
+        if !deferred { table.changedDuringDispatches = false }
+    }
+}
+
 /// A dispatch over a pinned table: a call of the storage, and the buffer it
 /// iterates, until ``end()``.
 @frozen

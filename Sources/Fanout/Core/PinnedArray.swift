@@ -30,24 +30,25 @@ internal struct PinnedArray<Element> {
     @usableFromInline
     internal private(set) var retired: [ContiguousArray<Element>] = []
 
-    /// The pin and the number of retired buffers in one word, so that a
-    /// dispatch reads and restores both with one load and one store: bit 0
-    /// is set while a dispatch in flight iterates the buffer of `elements`,
-    /// the bits above it count `retired`.
+    /// Whether a dispatch in flight iterates the buffer of `elements`.
+    ///
+    /// A dispatch stores constants in it, never a value it read, so that no
+    /// value travels through memory from one dispatch to the next (Findings
+    /// 46); the nesting it needs is in the dispatch's ``DispatchToken``.
     @usableFromInline
-    internal var state = 0
+    internal private(set) var isPinned = false
 
     @inlinable
     internal init() {}
 
-    /// Whether a dispatch in flight iterates the buffer of `elements`.
-    @inlinable
-    internal var isPinned: Bool { state & 1 != 0 }
-
     /// Whether a dispatch is in flight: one pinned the buffer, or a change
     /// since retired it (only the outermost dispatch's end frees the last
     /// retired buffer).
-    internal var isDispatching: Bool { state != 0 }
+    internal var isDispatching: Bool { isPinned || hasRetired }
+
+    /// Whether `retired` holds a buffer: kept beside it so that reading it
+    /// through a storage's table copies no array (a retain and a release).
+    internal private(set) var hasRetired = false
 
     /// Changes the elements, retiring the buffer first if a dispatch pinned
     /// it: the change then copies the buffer instead of writing where the
@@ -60,7 +61,8 @@ internal struct PinnedArray<Element> {
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
             retired.append(elements)
-            state = retired.count << 1
+            hasRetired = true
+            isPinned = false
         }
         return change(&elements)
     }
@@ -75,60 +77,63 @@ internal struct PinnedArray<Element> {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     internal mutating func beginDispatch() -> (elements: UnsafeBufferPointer<Element>, token: DispatchToken) {
-        let token = DispatchToken(state: state)
-        state |= 1
+        let token = DispatchToken(isNested: isPinned)
+        isPinned = true
         // The pointer outlives the closure: valid for the reasons above.
         return (elements.withUnsafeBufferPointer { $0 }, token)
     }
 
     /// Ends the dispatch that `token` began. A dispatch that pinned the
-    /// buffer itself unpins it, or frees what was retired since it began: no
-    /// dispatch in flight reads it (those begun inside it have ended, and
-    /// those outside it read an older buffer).
+    /// buffer itself unpins it, or frees what a change retired since it
+    /// began: the buffer it pinned, which no dispatch in flight reads any
+    /// more (those begun inside it have ended, and those outside it read an
+    /// older buffer). A dispatch begun while the buffer was pinned leaves both
+    /// to the one that pinned it.
     ///
     /// - Returns: `true` when it freed the last retired buffer: the elements
     ///   changed during the dispatches, and none is in flight any more.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
     internal mutating func endDispatch(_ token: DispatchToken) -> Bool {
-        // An outer dispatch had pinned the buffer: it unpins it.
-        guard token.state & 1 == 0 else { return false }
-        // Nothing retired since it began: unpin.
-        if _fastPath(state == token.state | 1) {
-            state = token.state
+        // An outer dispatch pinned the buffer: it unpins it.
+        if _slowPath(token.isNested) { return false }
+        // Still pinned: nothing was retired since this dispatch began.
+        if _fastPath(isPinned) {
+            isPinned = false
             return false
         }
-        return releaseRetired(downTo: token.state >> 1)
+        return releaseRetired()
     }
 
-    /// Frees the buffers retired since the dispatch that `count` was taken
-    /// at began, and answers whether none is left.
+    /// Frees the buffer retired last, which the dispatch that ends pinned,
+    /// and answers whether none is left.
+    ///
+    /// Only one was retired since that dispatch began: a change retires the
+    /// pinned buffer and unpins it, later changes write to the copy, and a
+    /// dispatch begun inside it since pinned and freed its own.
     ///
     /// Freeing a buffer may free a target, and its deinit may use the
     /// multiplexer again: dispatch, and change it from a callback. So the
-    /// buffers are first taken out and this array made consistent again;
-    /// they are dropped after that.
+    /// buffer is first taken out and this array made consistent again; it is
+    /// dropped after that, and a dispatch begun by a deinit meanwhile ends
+    /// before the drop returns, having freed what it retired itself.
     @usableFromInline @inline(never)
-    internal mutating func releaseRetired(downTo count: Int) -> Bool {
-        while retired.count > count {
-            // The last one, moved out and the state written; then dropped. A
-            // dispatch begun by a deinit meanwhile ends before the drop
-            // returns, and frees what it retired itself.
-            let freed = retired.removeLast()
-            state = retired.count << 1
-            withExtendedLifetime(freed) {}
-        }
-        return count == 0
+    internal mutating func releaseRetired() -> Bool {
+        let freed = retired.removeLast()
+        hasRetired = !retired.isEmpty
+        let isLast = !hasRetired
+        withExtendedLifetime(freed) {}
+        return isLast
     }
 }
 
-/// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends: the
-/// array's pin and retired count when it began.
+/// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends:
+/// whether an outer dispatch had pinned the buffer when it began.
 @frozen
 @usableFromInline
 internal struct DispatchToken {
-    @usableFromInline let state: Int
+    @usableFromInline let isNested: Bool
 
     @inlinable
-    init(state: Int) { self.state = state }
+    init(isNested: Bool) { self.isNested = isNested }
 }

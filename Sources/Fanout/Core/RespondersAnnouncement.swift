@@ -70,13 +70,19 @@ extension AnnouncingStorage {
     }
 }
 
-/// The dispatches in flight of a storage that counts them, to find the end
-/// of the outermost one (`closureTable`, `selectorDictionary`; the storages
-/// with a pinned table learn it from the table).
+/// Whether a dispatch of a storage is in flight, to find the end of the
+/// outermost one (`closureTable`, `selectorDictionary`; the storages with a
+/// pinned table learn it from the table).
+///
+/// A flag that the outermost dispatch sets and clears, not a count: a
+/// dispatch stores constants in it, never a value it read (as in
+/// ``PinnedArray/isPinned``). Dispatches nest on one stack, so the outermost
+/// is the one that found it clear.
 @frozen
 @usableFromInline
-internal struct DispatchCounter {
-    @usableFromInline var depth = 0
+internal struct DispatchesInFlight {
+    /// Whether a dispatch is in flight.
+    @usableFromInline var isActive = false
 
     /// Whether the last dispatch to end must announce a change.
     @usableFromInline var announcementDeferred = false
@@ -84,29 +90,35 @@ internal struct DispatchCounter {
     @inlinable
     init() {}
 
-    /// Counts a dispatch in.
+    /// Marks a dispatch in flight, and answers whether one already was: then
+    /// the dispatch is nested, and the outer one's end is the last.
     @inlinable @inline(__always)
-    mutating func enter() { depth &+= 1 }
+    mutating func enter() -> Bool {
+        let isNested = isActive
+        isActive = true
+        return isNested
+    }
 
-    /// Counts a dispatch out: `true` when it was the last one in flight and a
-    /// change made during it waits to be announced.
+    /// Ends the dispatch that ``enter()`` answered `isNested` for: `true`
+    /// when it was the last one in flight and a change made during it waits
+    /// to be announced.
     @inlinable @inline(__always)
-    mutating func exit() -> Bool {
-        // Wrapping: a count of dispatches nested on one stack cannot overflow.
-        depth &-= 1
-        return _slowPath(depth == 0 && announcementDeferred)
+    mutating func exit(isNested: Bool) -> Bool {
+        if _slowPath(isNested) { return false }
+        isActive = false
+        return _slowPath(announcementDeferred)
     }
 }
 
-/// A single-threaded storage whose dispatches a ``DispatchCounter`` counts.
-/// Its delivery counts itself in and out on the concrete type; only the
+/// A single-threaded storage whose dispatches ``DispatchesInFlight`` marks.
+/// Its delivery marks itself in and out on the concrete type; only the
 /// mutations, which are not on a dispatch's path, go through this protocol.
 internal protocol CountedDispatchStorage: AnnouncingStorage {
-    var dispatches: DispatchCounter { get set }
+    var dispatches: DispatchesInFlight { get set }
 }
 
 extension CountedDispatchStorage {
-    var isDispatching: Bool { dispatches.depth > 0 }
+    var isDispatching: Bool { dispatches.isActive }
 
     func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
 }

@@ -36,7 +36,7 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
 
     /// The dispatches in flight.
     @exclusivity(unchecked) @usableFromInline
-    internal var dispatches = DispatchCounter()
+    internal var dispatches = DispatchesInFlight()
 
     internal var announcement = RespondersAnnouncement()
 
@@ -61,16 +61,15 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
         body(&slots[key.ordinal])
     }
 
-    /// Counts a dispatch in and gives it the list of the message named `key` (``ClosureListStorage``).
+    /// Marks a dispatch in flight and gives it the list of the message named `key` (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> AnyClosureList? {
-        dispatches.enter()
-        return slots[key.ordinal]
+    internal func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool) {
+        (slots[key.ordinal].map(Unmanaged.passUnretained), dispatches.enter())
     }
 
-    /// Counts a dispatch out (``ClosureListStorage``).
+    /// Ends a dispatch (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
+    internal func exitDispatch(isNested: Bool) { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
 
     /// Registers `target` in the list of each message it responds to.
     ///

@@ -49,12 +49,6 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
     /// A dispatch pinned the table's buffer, or a mutation since retired it.
     var isDispatching: Bool { table.isDispatching }
 
-    /// The table records it: the last dispatch to end after a change sets
-    /// `changedDuringDispatches`.
-    func setAnnouncementDeferred(_ deferred: Bool) {
-        if !deferred { table.changedDuringDispatches = false }
-    }
-
     /// An empty storage.
     public init() {}
 

@@ -78,7 +78,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
 
     /// The dispatches in flight.
     @exclusivity(unchecked) @usableFromInline
-    internal var dispatches = DispatchCounter()
+    internal var dispatches = DispatchesInFlight()
 
     internal var announcement = RespondersAnnouncement()
 
@@ -156,17 +156,16 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
         handlers[selectors[key.ordinal]]
     }
 
-    /// Counts a dispatch in and gives it the handlers of the message named `key`, found by its selector
+    /// Marks a dispatch in flight and gives it the handlers of the message named `key`, found by its selector
     /// (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> AnyClosureList? {
-        dispatches.enter()
-        return handlers(for: key)
+    internal func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool) {
+        (handlers(for: key).map(Unmanaged.passUnretained), dispatches.enter())
     }
 
-    /// Counts a dispatch out (``ClosureListStorage``).
+    /// Ends a dispatch (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func exitDispatch() { if dispatches.exit() { dispatchesEnded() } }
+    internal func exitDispatch(isNested: Bool) { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
 
     /// Forwards a message named at run time to every target that responds to
     /// it, in registration order, and returns their answers (`()` for a
@@ -187,8 +186,8 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        dispatches.enter()
-        defer { if dispatches.exit() { dispatchesEnded() } }
+        let isNested = dispatches.enter()
+        defer { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }

@@ -50,12 +50,6 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
     /// A dispatch pinned the table's buffer, or a mutation since retired it.
     var isDispatching: Bool { table.isDispatching }
 
-    /// The table records it: the last dispatch to end after a change sets
-    /// `changedDuringDispatches`.
-    func setAnnouncementDeferred(_ deferred: Bool) {
-        if !deferred { table.changedDuringDispatches = false }
-    }
-
     /// An empty storage.
     public init() {}
 
