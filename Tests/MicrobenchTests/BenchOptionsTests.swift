@@ -118,6 +118,7 @@ struct PrintingACSVTests {
     @Test("a malformed file is refused with its name and line; a file without the rows the guide needs says which")
     func badFiles() throws {
         let malformed = FileManagerTemporaryFile.write("benchmark,strategy\ndispatch,x\n")
+        defer { FileManagerTemporaryFile.remove(malformed) }
         let refused = try runBench(["summary", malformed])
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("\(malformed):1:"))
@@ -125,6 +126,7 @@ struct PrintingACSVTests {
         let partial = FileManagerTemporaryFile.write(
             ([text[0]] + text.dropFirst().filter { $0.hasPrefix("dispatch,cFunctionPointer,didScroll,64,64,") })
                 .joined(separator: "\n") + "\n")
+        defer { FileManagerTemporaryFile.remove(partial) }
         let missing = try runBench(["guide", partial])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("\(partial): no dispatch/existentialArray/didScroll/64/64 row"),
@@ -146,11 +148,15 @@ func runBench(_ arguments: [String], environment: [String: String] = [:], in wor
     return Subprocess.run(executable.path, arguments, environment: merged, currentDirectory: workingDirectory)
 }
 
-/// Writes a temporary file and returns its path.
+/// Writes a temporary file and returns its path; the caller removes it.
 enum FileManagerTemporaryFile {
     static func write(_ text: String) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString).csv").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
+    }
+
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

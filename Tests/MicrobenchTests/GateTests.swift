@@ -300,11 +300,13 @@ struct GateTests {
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("/nonexistent/baseline.csv: missing"))
         let path = FileManagerTemporaryFile.write("benchmark,strategy\n")
+        defer { FileManagerTemporaryFile.remove(path) }
         let malformed = try runBench(["check", "--baseline", path, "--no-progress"])
         #expect(malformed.status == 2)
         #expect(malformed.standardError.contains("\(path):1: header must be"))
         let thresholds = FileManagerTemporaryFile.write(
             GateThresholds.columns.joined(separator: ",") + "\nmallocs_per_op,*,*,0,0\ninstructions,*,*,0,0\n")
+        defer { FileManagerTemporaryFile.remove(thresholds) }
         let badThresholds = try runBench([
             "check", "--baseline", packageRoot + "/" + BaselineClaimsTests.documented.baselinePath, "--thresholds", thresholds, "--no-progress",
         ])

@@ -11,7 +11,7 @@ import Testing
 /// stay quiet is timing, so it is measured, not tested:
 /// `scripts/experiments/compare-reruns.sh`, Documentation/AcrossMachines.md.)
 @Suite("Merging and comparing runs: scripts/merge and scripts/compare")
-struct RunComparisonTests {
+final class RunComparisonTests {
     static let run = packageRoot + "/Results/results.csv"
     static let baseline = packageRoot + "/" + BaselineClaimsTests.documented.baselinePath
 
@@ -21,6 +21,9 @@ struct RunComparisonTests {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
+
+    // Each test runs on an instance of its own: its folder goes with it.
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     func script(_ name: String, _ arguments: [String]) throws -> SubprocessResult {
         _ = try #require(Subprocess.find("python3"), "python3 is not installed")
