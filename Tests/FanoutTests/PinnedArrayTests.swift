@@ -4,8 +4,10 @@ import Testing
 // `PinnedArray` on its own, against a model: random nests of dispatches and changes, checked after every step.
 // A dispatch keeps only a flag in the array (`isPinned`) and frees at most the one buffer it pinned
 // (`releaseRetired()`), so these tests check the claims that rest on: every open dispatch's buffer stays alive and
-// unchanged; at most one buffer is retired per open dispatch; `endDispatch` answers `true` exactly at the end of the
-// outermost dispatch during which something changed; and nothing is left retired once none is open.
+// unchanged; what an ended dispatch read is freed once nothing else holds it; at most one buffer is retired per open
+// dispatch; `endDispatch` answers `true` exactly at the end of the outermost dispatch during which something changed;
+// and nothing is left retired once none is open. (Debug builds also check, at each end that frees a buffer, that it
+// is the one the dispatch retired.)
 
 /// An element that the model can watch die.
 private final class Box {
@@ -61,24 +63,42 @@ struct PinnedArrayTests {
                     elements: elements, token: token, values: elements.map(\.value),
                     watched: elements.map { Weak(box: $0) }))
             } else if choice < 7, let last = open.popLast() {
-                let freedBefore = last.watched.filter { $0.box == nil }.count
-                #expect(freedBefore == 0, "step \(step): a pinned buffer lost an element before its dispatch ended")
                 let changedDuringOutermost = open.isEmpty && last.changed
                 let told = array.endDispatch(last.token)
                 #expect(told == changedDuringOutermost, "step \(step): endDispatch answered \(told)")
-            } else {
+                // What the ended dispatch read and nothing else holds is freed: its buffer was freed, or is the
+                // array's own, or an outer dispatch's.
+                let held = Set(array.elements.map(\.value) + open.flatMap(\.values))
+                for (value, watched) in zip(last.values, last.watched) where !held.contains(value) {
+                    #expect(watched.box == nil, "step \(step): element \(value) outlived every dispatch that read it")
+                }
+            } else if random.next(2) == 0 {
                 // A change that replaces every element, so that only retired buffers hold the old ones.
                 array.modify { elements in
                     let count = 1 + random.next(4)
                     elements = ContiguousArray((0..<count).map { _ in next += 1; return Box(next) })
                 }
                 for index in open.indices { open[index].changed = true }
+            } else {
+                // A change in place: an element removed or appended, the others shared with any retired buffer.
+                array.modify { elements in
+                    if elements.count > 1 && random.next(2) == 0 {
+                        elements.remove(at: random.next(elements.count))
+                    } else {
+                        next += 1
+                        elements.append(Box(next))
+                    }
+                }
+                for index in open.indices { open[index].changed = true }
             }
 
-            // Every open dispatch still reads its buffer as it began.
+            // Every open dispatch still reads its buffer as it began (its elements alive first, then their values).
             for dispatch in open {
-                #expect(dispatch.elements.map(\.value) == dispatch.values, "step \(step): a pinned buffer changed")
-                #expect(dispatch.watched.allSatisfy { $0.box != nil }, "step \(step): a pinned buffer was freed")
+                let alive = dispatch.watched.allSatisfy { $0.box != nil }
+                #expect(alive, "step \(step): a pinned buffer was freed")
+                if alive {
+                    #expect(dispatch.elements.map(\.value) == dispatch.values, "step \(step): a pinned buffer changed")
+                }
             }
             // At most one retired buffer per open dispatch that pinned one itself.
             let pinning = open.filter { !$0.token.isNested }.count

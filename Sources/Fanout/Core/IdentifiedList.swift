@@ -46,6 +46,8 @@ internal struct IdentifiedList<Value> {
             buffer.indices.first { buffer[$0].id == id }
         }
         guard let index = found else { return false }
+        // The entry is dropped inside the change; its target cannot be freed there: whoever removes a target holds
+        // it (`ClosureBinding.unbind`'s argument).
         entries.modify { _ = $0.remove(at: index) }
         return true
     }

@@ -32,9 +32,9 @@ internal struct PinnedArray<Element> {
 
     /// Whether a dispatch in flight iterates the buffer of `elements`.
     ///
-    /// A dispatch stores constants in it, never a value it read, so that no
-    /// value travels through memory from one dispatch to the next (Findings
-    /// 46); the nesting it needs is in the dispatch's ``DispatchToken``.
+    /// A dispatch sets and clears it, and keeps whether it is nested in its
+    /// ``DispatchToken``: fewer instructions per message than a word holding
+    /// the pin and a count of retired buffers (Findings 46).
     @usableFromInline
     internal private(set) var isPinned = false
 
@@ -77,7 +77,11 @@ internal struct PinnedArray<Element> {
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     internal mutating func beginDispatch() -> (elements: UnsafeBufferPointer<Element>, token: DispatchToken) {
+        #if DEBUG
+        let token = DispatchToken(isNested: isPinned, retiredAtBegin: retired.count)
+        #else
         let token = DispatchToken(isNested: isPinned)
+        #endif
         isPinned = true
         // The pointer outlives the closure: valid for the reasons above.
         return (elements.withUnsafeBufferPointer { $0 }, token)
@@ -102,7 +106,11 @@ internal struct PinnedArray<Element> {
             isPinned = false
             return false
         }
+        #if DEBUG
+        return releaseRetired(pinnedBy: token)
+        #else
         return releaseRetired()
+        #endif
     }
 
     /// Frees the buffer retired last, which the dispatch that ends pinned,
@@ -110,7 +118,10 @@ internal struct PinnedArray<Element> {
     ///
     /// Only one was retired since that dispatch began: a change retires the
     /// pinned buffer and unpins it, later changes write to the copy, and a
-    /// dispatch begun inside it since pinned and freed its own.
+    /// dispatch begun inside it since pinned its own buffer and, at its end,
+    /// unpinned or freed it. Debug builds check it
+    /// (``releaseRetired(pinnedBy:)``): freeing another buffer would free one
+    /// that a dispatch still reads.
     ///
     /// Freeing a buffer may free a target, and its deinit may use the
     /// multiplexer again: dispatch, and change it from a callback. So the
@@ -127,6 +138,20 @@ internal struct PinnedArray<Element> {
     }
 }
 
+#if DEBUG
+extension PinnedArray {
+    /// ``releaseRetired()``, after checking that exactly one buffer was
+    /// retired since the dispatch that `token` began: the one it pinned.
+    @usableFromInline @inline(never)
+    internal mutating func releaseRetired(pinnedBy token: DispatchToken) -> Bool {
+        precondition(
+            retired.count == token.retiredAtBegin + 1,
+            "\(retired.count) buffers retired at the end of a dispatch begun with \(token.retiredAtBegin): not the one it pinned")
+        return releaseRetired()
+    }
+}
+#endif
+
 /// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends:
 /// whether an outer dispatch had pinned the buffer when it began.
 @frozen
@@ -134,6 +159,18 @@ internal struct PinnedArray<Element> {
 internal struct DispatchToken {
     @usableFromInline let isNested: Bool
 
+    #if DEBUG
+    /// How many buffers were retired when the dispatch began, for the check
+    /// in ``PinnedArray/releaseRetired(pinnedBy:)``.
+    @usableFromInline let retiredAtBegin: Int
+
+    @inlinable
+    init(isNested: Bool, retiredAtBegin: Int) {
+        self.isNested = isNested
+        self.retiredAtBegin = retiredAtBegin
+    }
+    #else
     @inlinable
     init(isNested: Bool) { self.isNested = isNested }
+    #endif
 }

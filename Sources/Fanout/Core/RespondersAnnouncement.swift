@@ -74,10 +74,9 @@ extension AnnouncingStorage {
 /// outermost one (`closureTable`, `selectorDictionary`; the storages with a
 /// pinned table learn it from the table).
 ///
-/// A flag that the outermost dispatch sets and clears, not a count: a
-/// dispatch stores constants in it, never a value it read (as in
-/// ``PinnedArray/isPinned``). Dispatches nest on one stack, so the outermost
-/// is the one that found it clear.
+/// A flag that the outermost dispatch sets and clears, not a count (as
+/// ``PinnedArray/isPinned``; Findings 46). Dispatches nest on one stack, so
+/// the outermost is the one that found it clear.
 @frozen
 @usableFromInline
 internal struct DispatchesInFlight {
@@ -113,11 +112,11 @@ internal struct DispatchesInFlight {
 /// A single-threaded storage whose dispatches ``DispatchesInFlight`` marks.
 /// Its delivery marks itself in and out on the concrete type; only the
 /// mutations, which are not on a dispatch's path, go through this protocol.
-internal protocol CountedDispatchStorage: AnnouncingStorage {
+internal protocol FlaggedDispatchStorage: AnnouncingStorage {
     var dispatches: DispatchesInFlight { get set }
 }
 
-extension CountedDispatchStorage {
+extension FlaggedDispatchStorage {
     var isDispatching: Bool { dispatches.isActive }
 
     func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
