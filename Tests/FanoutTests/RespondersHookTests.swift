@@ -134,6 +134,47 @@ struct RespondersHookTests {
         #expect(announcements.duringCallback == 0)
     }
 
+    /// A probe that runs `onDeinit` when it is freed.
+    final class DeinitProbe: Probe {
+        var onDeinit: () -> Void = {}
+        deinit { onDeinit() }
+    }
+
+    @Test("a change from the deinit of a target that the dispatch's end frees is announced after that dispatch",
+          arguments: [DispatchStrategy.existentialArray, .closureTable, .selectorDictionary])
+    func changeFromDeinitAtDispatchEndIsDeferred(strategy: DispatchStrategy) {
+        let view = ScrollView(), multiplexer = strategy.makeMultiplexer(), log = Log()
+        let announcements = Self.watch(multiplexer)
+        let first = Probe(0, log: log, responders: [.didScroll])
+        let zoomer = Probe(2, log: log, responders: [.viewForZooming])
+        defer { withExtendedLifetime((first, zoomer)) {} }
+        multiplexer.add(first)
+        weak var doomedReference: DeinitProbe?
+        var announcedInDeinit: Int?
+        var dispatchReturned = false
+        do {
+            let doomed = DeinitProbe(1, log: log, responders: [.didScroll])
+            doomedReference = doomed
+            // Freed when the dispatch that pinned it ends (the callback below removed it): the change it makes is one
+            // made while that dispatch is in flight.
+            doomed.onDeinit = { [unowned multiplexer] in
+                multiplexer.add(zoomer)
+                announcedInDeinit = announcements.count
+            }
+            multiplexer.add(doomed)
+        }
+        let before = announcements.count
+        first.onDidScroll = { [unowned multiplexer] _ in
+            if let doomed = doomedReference { multiplexer.remove(doomed) }
+        }
+        multiplexer.scrollViewDidScroll(view)
+        dispatchReturned = true
+        #expect(doomedReference == nil)
+        #expect(announcedInDeinit == before, "the change was announced inside the dispatch's end, from the deinit")
+        #expect(announcements.count == before + 1, "announced once, when the dispatch ended")
+        #expect(dispatchReturned && multiplexer.responds(to: .viewForZooming))
+    }
+
     @Test("changes during a dispatch that restore the set announce nothing", arguments: singleThreaded)
     func restoredSetIsSilent(strategy: DispatchStrategy) {
         let view = ScrollView(), multiplexer = strategy.makeMultiplexer(), log = Log()

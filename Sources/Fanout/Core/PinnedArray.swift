@@ -131,9 +131,13 @@ internal struct PinnedArray<Element> {
     @usableFromInline @inline(never)
     internal mutating func releaseRetired() -> Bool {
         let freed = retired.removeLast()
+        let isLast = retired.isEmpty
+        // Dropped here, while `hasRetired` is still set: a change that a
+        // deinit makes meanwhile is made while this dispatch is in flight
+        // (`isDispatching`), and announced when it ends, as in the closure
+        // strategies. A dispatch begun by a deinit restores what it changed.
+        _ = consume freed
         hasRetired = !retired.isEmpty
-        let isLast = !hasRetired
-        withExtendedLifetime(freed) {}
         return isLast
     }
 }
