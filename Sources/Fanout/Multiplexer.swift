@@ -158,24 +158,29 @@ extension Multiplexer {
     ) {
         switch kind {
         case .existentialArray:
-            ExistentialArrayStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: ExistentialArrayStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         case .closureTable:
-            ClosureTableStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: ClosureTableStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         case .selectorDictionary:
-            SelectorDictionaryStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: SelectorDictionaryStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         case .weakArray:
-            WeakArrayStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: WeakArrayStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         case .lifetimeBound:
-            LifetimeBoundStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: LifetimeBoundStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         case .concurrent:
-            ConcurrentStorage<Schema>._deliver(
-                key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
+            deliver(key, as: ConcurrentStorage<Schema>.self, while: shouldContinue, invoking: invoke)
         }
+    }
+
+    /// Runs the delivery of `Known`, the storage type `storage` is, borrowing
+    /// it: one branch of the switch above.
+    @inlinable
+    @inline(__always)
+    internal func deliver<Known: _TargetCallingStorage, Result>(
+        _ key: Schema.Key, as known: Known.Type, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) where Known.Schema == Schema {
+        Known._deliver(key, in: .passUnretained(Self.known(storage)), while: shouldContinue, invoking: invoke)
     }
 
     /// `storage` as the storage type `Known` it is.
