@@ -2,12 +2,12 @@
 import Testing
 
 // `PinnedArray` on its own, against a model: random nests of dispatches and changes, checked after every step.
-// A dispatch keeps only a flag in the array (`isPinned`) and frees at most the one buffer it pinned
-// (`releaseRetired()`), so these tests check the claims that rest on: every open dispatch's buffer stays alive and
-// unchanged; what an ended dispatch read is freed once nothing else holds it; at most one buffer is retired per open
-// dispatch; `endDispatch` answers `true` exactly at the end of the outermost dispatch during which something changed;
-// and nothing is left retired once none is open. (Debug builds also check, at each end that frees a buffer, that it
-// is the one the dispatch retired.)
+// A dispatch keeps nothing of its own: the array counts the pins of its current buffer and of each retired one, and
+// a dispatch's end unpins the current buffer or the last retired one (see the type's documentation). So these tests
+// check the claims that rest on: every open dispatch's buffer stays alive and unchanged; what an ended dispatch read
+// is freed once nothing else holds it; at most one buffer is retired per open dispatch; `endDispatch` answers `true`
+// exactly at the end of the outermost dispatch during which something changed; and nothing is left retired or
+// pinned once none is open.
 
 /// An element that the model can watch die.
 private final class Box {
@@ -18,7 +18,6 @@ private final class Box {
 /// A dispatch in flight, as the model sees it.
 private struct OpenDispatch {
     let elements: UnsafeBufferPointer<Box>
-    let token: DispatchToken
     /// The values and weak references of its buffer when it began.
     let values: [Int]
     let watched: [Weak]
@@ -56,15 +55,12 @@ struct PinnedArrayTests {
         for step in 0..<4_000 {
             let choice = random.next(10)
             if choice < 4 && open.count < 6 {
-                let wasPinned = Self.pinned(open)
-                let (elements, token) = array.beginDispatch()
-                #expect(token.isNested == wasPinned, "step \(step): nested only inside a dispatch whose buffer is pinned")
+                let elements = array.beginDispatch()
                 open.append(OpenDispatch(
-                    elements: elements, token: token, values: elements.map(\.value),
-                    watched: elements.map { Weak(box: $0) }))
+                    elements: elements, values: elements.map(\.value), watched: elements.map { Weak(box: $0) }))
             } else if choice < 7, let last = open.popLast() {
                 let changedDuringOutermost = open.isEmpty && last.changed
-                let told = array.endDispatch(last.token)
+                let told = array.endDispatch()
                 #expect(told == changedDuringOutermost, "step \(step): endDispatch answered \(told)")
                 // What the ended dispatch read and nothing else holds is freed: its buffer was freed, or is the
                 // array's own, or an outer dispatch's.
@@ -100,41 +96,58 @@ struct PinnedArrayTests {
                     #expect(dispatch.elements.map(\.value) == dispatch.values, "step \(step): a pinned buffer changed")
                 }
             }
-            // At most one retired buffer per open dispatch that pinned one itself.
-            let pinning = open.filter { !$0.token.isNested }.count
-            #expect(array.retired.count <= pinning, "step \(step): \(array.retired.count) retired, \(pinning) open")
+            // At most one retired buffer per open dispatch, each pinned by the open dispatches that read it.
+            #expect(array.retired.count <= open.count, "step \(step): \(array.retired.count) retired, \(open.count) open")
+            #expect(array.retired.allSatisfy { $0.pins > 0 }, "step \(step): a retired buffer that nothing reads")
+            #expect(array.retired.map(\.pins).reduce(array.pins, +) == open.count, "step \(step): pins miscounted")
             #expect(array.isDispatching == !open.isEmpty, "step \(step)")
             #expect(array.hasRetired == !array.retired.isEmpty, "step \(step)")
-            #expect(array.isPinned == Self.pinned(open), "step \(step)")
+            // The current buffer is pinned by the open dispatches begun since the last change, and only by them.
+            #expect(array.pins == open.filter { !$0.changed }.count, "step \(step)")
+            #expect(array.isIdle == open.isEmpty, "step \(step)")
+            #expect(array.isPinnedOnce == (open.count == 1 && !open[0].changed), "step \(step)")
             if open.isEmpty {
                 #expect(array.retired.isEmpty && !array.isPinned, "step \(step): left retired or pinned")
             }
         }
-        while let last = open.popLast() { _ = array.endDispatch(last.token) }
-        #expect(array.retired.isEmpty && !array.isPinned && !array.isDispatching)
+        while open.popLast() != nil { _ = array.endDispatch() }
+        #expect(array.retired.isEmpty && !array.isPinned && !array.isDispatching && array.state == 0)
     }
 
-    /// Whether the model expects the buffer pinned: the innermost open dispatch that pinned a buffer itself made no
-    /// change since (the first change retires and unpins it).
-    private static func pinned(_ open: [OpenDispatch]) -> Bool {
-        guard let pinner = open.last(where: { !$0.token.isNested }) else { return false }
-        return !pinner.changed
-    }
-
-    @Test("a buffer retired during a dispatch is freed when that dispatch ends, not before")
+    @Test("a buffer retired during a dispatch is freed when the last dispatch that read it ends, not before")
     func retiredFreedAtEnd() {
         var array = PinnedArray<Box>()
         array.modify { $0.append(Box(1)) }
-        let (elements, outer) = array.beginDispatch()
-        weak var first = elements[0]
+        let elements = array.beginDispatch()
+        weak let first = elements[0]
+        _ = array.beginDispatch()  // nested: reads the same buffer
+        #expect(array.pins == 2)
         array.modify { $0 = [Box(2)] }
-        let (_, inner) = array.beginDispatch()
-        #expect(!inner.isNested, "the buffer was retired, so the inner dispatch pins the new one")
+        #expect(array.retired.count == 1 && array.retired[0].pins == 2 && array.pins == 0)
+        let inner = array.beginDispatch()
+        weak let second = inner[0]
         array.modify { $0 = [Box(3)] }
         #expect(array.retired.count == 2)
-        #expect(array.endDispatch(inner) == false, "an outer dispatch is still in flight")
-        #expect(array.retired.count == 1 && first != nil)
-        #expect(array.endDispatch(outer) == true, "the last dispatch ends after a change")
-        #expect(first == nil && array.retired.isEmpty)
+        #expect(array.endDispatch() == false, "the dispatch that read the second buffer ends")
+        #expect(array.retired.count == 1 && second == nil && first != nil)
+        #expect(array.endDispatch() == false, "the nested dispatch ends; the outer one still reads the first buffer")
+        #expect(array.retired.count == 1 && array.retired[0].pins == 1 && first != nil)
+        #expect(array.endDispatch() == true, "the last dispatch ends after a change")
+        #expect(first == nil && array.retired.isEmpty && array.state == 0)
+    }
+
+    @Test("with no change, a dispatch and any nested in it end by unpinning, the outermost finding one pin")
+    func unchangedNests() {
+        var array = PinnedArray<Box>()
+        array.modify { $0.append(Box(1)) }
+        #expect(array.isIdle)
+        _ = array.beginDispatch()
+        #expect(array.isPinnedOnce)
+        _ = array.beginDispatch()
+        #expect(!array.isPinnedOnce && array.pins == 2)
+        #expect(array.endDispatch() == false)
+        #expect(array.isPinnedOnce)
+        #expect(array.endDispatch() == false)
+        #expect(array.isIdle && array.retired.isEmpty)
     }
 }

@@ -83,7 +83,14 @@ internal class ClosureListBase<Target>: AnyClosureList {
     ) {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
         let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
-        let (handlers, token) = list._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
+        // Pinned (``PinnedArray/beginDispatch()``), the steps one by one and out of line but for the common case,
+        // each taking only the list, so that no address inside it is kept across the calls.
+        if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isIdle }) {
+            list._withUnsafeGuaranteedRef { $0.responders.entries.pinFirst() }
+        } else {
+            pinAgain(list)
+        }
+        let handlers = list._withUnsafeGuaranteedRef { $0.responders.entries.pinnedElements }
         // Indexing with a count read once: a `for … in` that can stop early
         // re-reads the count on every turn (the gate pins this loop).
         let count = handlers.count
@@ -92,7 +99,25 @@ internal class ClosureListBase<Target>: AnyClosureList {
             guard shouldContinue(invoke(handlers[index].value.target)) else { break }
             index &+= 1
         }
-        _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch(token) }
+        if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isPinnedOnce }) {
+            list._withUnsafeGuaranteedRef { $0.responders.entries.unpin() }
+        } else {
+            endDispatchAfterChange(list)
+        }
+    }
+
+    /// Pins the list's buffer while another dispatch is in flight, or a
+    /// buffer retired.
+    @inlinable @inline(never)
+    static func pinAgain(_ list: Unmanaged<ClosureListBase>) {
+        list._withUnsafeGuaranteedRef { $0.responders.entries.pinAgain() }
+    }
+
+    /// Ends the dispatch begun last while another is in flight, or after a
+    /// change (``PinnedArray/endDispatchAfterChange()``).
+    @inlinable @inline(never)
+    static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) {
+        _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatchAfterChange() }
     }
 }
 
@@ -175,8 +200,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
         // Pinned, as for a dispatch: the callbacks may change the list.
         let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
         let pinned = list?._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
-        defer { if let list, let pinned { _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch(pinned.token) } } }
-        let pinnedHandlers = pinned?.elements ?? PinnedHandlers(start: nil, count: 0)
+        defer { if let list { _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch() } } }
+        let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0
         if ReusedAnswers.canReuse(&answers) {
@@ -277,14 +302,14 @@ internal enum ReusedAnswers {
 internal protocol ClosureListStorage: ConfinedStorage {
     associatedtype Schema: DelegateSchema
 
-    /// Marks a dispatch in flight, and returns the list of the message named
-    /// `key`, if one was made, and whether the dispatch is nested
-    /// (``DispatchesInFlight/enter()``).
-    func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool)
+    /// The list of the message named `key`, if one was made.
+    func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
 
-    /// Ends the dispatch that ``enterDispatch(for:)`` began, announcing the
-    /// change made during the dispatches that just ended.
-    func exitDispatch(isNested: Bool)
+    /// The dispatches in flight.
+    var dispatches: DispatchesInFlight { get set }
+
+    /// Announces the change made during the dispatches that just ended.
+    func dispatchesEnded()
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
@@ -303,11 +328,36 @@ extension Unmanaged where Instance: ClosureListStorage {
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
         let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
-        // Marked in flight, to the end.
-        let (list, isNested) = _withUnsafeGuaranteedRef { $0.enterDispatch(for: key) }
-        if let list {
+        // Marked in flight, to the end (see ``DispatchesInFlight``): the steps one by one, and out of line but for
+        // a dispatch with no other in flight and no change to announce, each taking only the storage, so that no
+        // address inside it is kept across the calls.
+        if _fastPath(_withUnsafeGuaranteedRef { $0.dispatches.isIdle }) {
+            _withUnsafeGuaranteedRef { $0.dispatches.enterFirst() }
+        } else {
+            Self.enterAgain(self)
+        }
+        if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }) {
             ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         }
-        _withUnsafeGuaranteedRef { $0.exitDispatch(isNested: isNested) }
+        if _fastPath(_withUnsafeGuaranteedRef { $0.dispatches.isEnteredOnce }) {
+            _withUnsafeGuaranteedRef { $0.dispatches.exitLast() }
+        } else {
+            Self.exitAfterChange(self)
+        }
+    }
+
+    /// Marks a dispatch in flight while another is, or a change waits.
+    @inlinable @inline(never)
+    internal static func enterAgain(_ storage: Self) {
+        storage._withUnsafeGuaranteedRef { $0.dispatches.enterAgain() }
+    }
+
+    /// Ends the dispatch begun last while another is in flight, or a change
+    /// waits: the last one announces the change made during the dispatches.
+    @inlinable @inline(never)
+    internal static func exitAfterChange(_ storage: Self) {
+        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exitAfterChange() }) {
+            storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
+        }
     }
 }

@@ -104,31 +104,55 @@ extension AnnouncingStorage where Self: PinnedTableStorage {
 }
 
 /// A dispatch over a pinned table: a call of the storage, and the buffer it
-/// iterates, until ``end()``.
+/// iterates, pinned from ``run(_:_:)``'s beginning to its end.
 @frozen
 @usableFromInline
-internal struct PinnedDispatch<Storage: PinnedTableStorage> {
-    @usableFromInline let storage: Unmanaged<Storage>
-    @usableFromInline let call: ThreadConfinement
-    @usableFromInline let token: DispatchToken
-    /// The registrations as they were when the dispatch began.
-    @usableFromInline let entries: UnsafeBufferPointer<RegistrationTable<Storage.Schema, Storage.Registration>.Entry>
+internal enum PinnedDispatch<Storage: PinnedTableStorage> {
+    /// The registrations as a dispatch reads them: as they were when it began.
+    @usableFromInline
+    typealias Entries = UnsafeBufferPointer<RegistrationTable<Storage.Schema, Storage.Registration>.Entry>
 
-    /// Begins a call of `storage` and pins its table's buffer (see
-    /// ``RegistrationTable/beginDispatch()``); the caller holds `storage`.
+    /// Begins a call of `storage`, pins its table's buffer, runs `deliver`
+    /// over it, then unpins it, or frees what a change retired meanwhile, and
+    /// ends the call. The last dispatch in flight, when the registrations
+    /// changed during it, then announces the change (see
+    /// ``RespondersAnnouncement``). The caller holds `storage`.
+    ///
+    /// A dispatch with no other in flight and nothing changed during it, the
+    /// common case, reads and writes the table's state once at each end,
+    /// inline; a dispatch begun inside another, and an end after a change, go
+    /// out of line (see ``PinnedArray``).
     @inlinable @inline(__always)
-    init(_ storage: Unmanaged<Storage>) {
-        self.storage = storage
-        call = storage.beginCall()
-        (entries, token) = storage._withUnsafeGuaranteedRef { $0.table.beginDispatch() }
+    static func run(_ storage: Unmanaged<Storage>, _ deliver: (Entries) -> Void) {
+        let call = storage.beginCall()
+        if _fastPath(storage._withUnsafeGuaranteedRef { $0.table.isIdle }) {
+            storage._withUnsafeGuaranteedRef { $0.table.pinFirst() }
+        } else {
+            pinAgain(storage)
+        }
+        deliver(storage._withUnsafeGuaranteedRef { $0.table.pinnedEntries })
+        if _fastPath(storage._withUnsafeGuaranteedRef { $0.table.isPinnedOnce }) {
+            storage._withUnsafeGuaranteedRef { $0.table.unpin() }
+            call.end()
+        } else {
+            endAfterChange(storage, call)
+        }
     }
 
-    /// Ends the dispatch: unpins the buffer, or frees what it retired, then
-    /// ends the call. The last dispatch in flight, when the registrations
-    /// changed during it, announces the change (see ``RespondersAnnouncement``).
-    @inlinable @inline(__always)
-    func end() {
-        storage._withUnsafeGuaranteedRef { $0.table.endDispatch(token) }
+    /// Begins a dispatch while another is in flight, or a buffer retired.
+    @inlinable @inline(never)
+    static func pinAgain(_ storage: Unmanaged<Storage>) {
+        storage._withUnsafeGuaranteedRef { $0.table.pinAgain() }
+    }
+
+    /// Ends the dispatch begun last when another is in flight, or the
+    /// registrations changed during it: unpins the buffer it pinned, freeing
+    /// it if a change retired it and no other dispatch pins it, and ends the
+    /// call; the last dispatch in flight, when the registrations changed
+    /// during it, then announces the change.
+    @inlinable @inline(never)
+    static func endAfterChange(_ storage: Unmanaged<Storage>, _ call: ThreadConfinement) {
+        storage._withUnsafeGuaranteedRef { $0.table.endDispatchAfterChange() }
         call.end()
         if _slowPath(storage._withUnsafeGuaranteedRef { $0.table.changedDuringDispatches }) {
             storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }

@@ -3,21 +3,32 @@
 /// ``ClosureList``.
 ///
 /// A dispatch pins the buffer (``beginDispatch()``) and reads it through a
-/// pointer until it ends (``endDispatch(_:)``). A change meanwhile
-/// (``modify(_:)``) first retires the pinned buffer (keeps it in `retired`),
-/// so that the change copies the buffer instead of writing where the dispatch
-/// reads, and a retired buffer is freed only when the dispatch that pinned it
-/// ends. So every element of a pinned buffer, and what it holds, stays alive
-/// until the dispatch ends, whatever the dispatch's callbacks change; and each
-/// dispatch sees the elements as they were when it began.
+/// pointer until it ends (``endDispatch()``). A change meanwhile
+/// (``modify(_:)``) first retires the pinned buffer (keeps it in `retired`,
+/// with its count of pins), so that the change copies the buffer instead of
+/// writing where the dispatches read, and a retired buffer is freed only when
+/// the last dispatch that pinned it ends. So every element of a pinned
+/// buffer, and what it holds, stays alive until the dispatch ends, whatever
+/// the dispatch's callbacks change; and each dispatch sees the elements as
+/// they were when it began.
+///
+/// Why a dispatch's end unpins the right buffer, knowing nothing of the
+/// dispatch but that it is the one begun last (dispatches end in the reverse
+/// order of their beginnings: one begun inside another ends first): when no
+/// change was made since it began, its buffer is still the current one, and
+/// ``pins`` counts it; when one was, the first such change retired its buffer,
+/// and every buffer pinned since was pinned by a dispatch begun inside it,
+/// which has ended and unpinned it, so ``pins`` is `0` and its buffer is the
+/// last one retired.
 ///
 /// Retired buffers stay bounded: only the first change after a dispatch pins
-/// the buffer retires it, later ones write to the copy, which no dispatch
-/// reads, so there is at most one retired buffer per dispatch in flight,
-/// however often its callbacks change the array.
+/// the buffer retires it (it leaves ``pins`` at `0`), later ones write to the
+/// copy, which no dispatch reads; each dispatch pins one buffer; so there is
+/// at most one retired buffer per dispatch in flight, however often the
+/// callbacks change the array.
 ///
 /// Single-threaded: the storages that use it are used by one thread at a
-/// time, so the pin is a plain flag, not an atomic count.
+/// time, so the pins are a plain count, not an atomic one.
 @usableFromInline
 internal struct PinnedArray<Element> {
     /// The elements in order.
@@ -25,30 +36,42 @@ internal struct PinnedArray<Element> {
     internal private(set) var elements: ContiguousArray<Element> = []
 
     /// Buffers of `elements` that dispatches in flight still iterate, replaced
-    /// since by a change: kept alive, in the order they were retired, until
-    /// the dispatch that pinned each one ends.
+    /// since by a change, in the order they were retired, each with the
+    /// number of those dispatches: freed when the last of them ends.
     @usableFromInline
-    internal private(set) var retired: [ContiguousArray<Element>] = []
+    internal private(set) var retired: [RetiredBuffer<Element>] = []
 
-    /// Whether a dispatch in flight iterates the buffer of `elements`.
-    ///
-    /// A dispatch sets and clears it, and keeps whether it is nested in its
-    /// ``DispatchToken``: fewer instructions per message than a word holding
-    /// the pin and a count of retired buffers (Findings 46).
+    /// The number of dispatches in flight that iterate the buffer of
+    /// `elements`, times two, plus one when `retired` holds a buffer: one word,
+    /// so that the outermost dispatch, the common case, begins finding it `0`
+    /// and sets it to ``pinnedOnce``, and, when nothing changed meanwhile,
+    /// ends finding it ``pinnedOnce`` and clears it. One load and one store
+    /// at each end, and nothing of the dispatch kept across its calls
+    /// (Findings 47). The retired bit is kept beside `retired` so that reading
+    /// it through a storage's table copies no array (a retain and a release).
     @usableFromInline
-    internal private(set) var isPinned = false
+    internal private(set) var state = 0
+
+    /// ``state`` when one dispatch pins the buffer and nothing is retired.
+    @usableFromInline
+    internal static var pinnedOnce: Int { 2 }
 
     @inlinable
     internal init() {}
 
-    /// Whether a dispatch is in flight: one pinned the buffer, or a change
-    /// since retired it (only the outermost dispatch's end frees the last
-    /// retired buffer).
-    internal var isDispatching: Bool { isPinned || hasRetired }
+    /// The number of dispatches in flight that iterate the buffer of `elements`.
+    internal var pins: Int { state >> 1 }
 
-    /// Whether `retired` holds a buffer: kept beside it so that reading it
-    /// through a storage's table copies no array (a retain and a release).
-    internal private(set) var hasRetired = false
+    /// Whether a dispatch in flight iterates the buffer of `elements`.
+    @inlinable
+    internal var isPinned: Bool { state >> 1 != 0 }
+
+    /// Whether `retired` holds a buffer.
+    internal var hasRetired: Bool { state & 1 != 0 }
+
+    /// Whether a dispatch is in flight: each pins the buffer of `elements` or
+    /// one that `retired` keeps for it.
+    internal var isDispatching: Bool { state != 0 }
 
     /// Changes the elements, retiring the buffer first if a dispatch pinned
     /// it: the change then copies the buffer instead of writing where the
@@ -60,68 +83,112 @@ internal struct PinnedArray<Element> {
     @inline(__always)
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
-            retired.append(elements)
-            hasRetired = true
-            isPinned = false
+            retired.append(RetiredBuffer(buffer: elements, pins: pins))
+            state = 1
         }
         return change(&elements)
     }
 
-    /// Starts a dispatch: pins the buffer of `elements` and returns it, with
-    /// what ``endDispatch(_:)`` needs.
+    /// Starts a dispatch: pins the buffer of `elements` and returns it; the
+    /// dispatch ends with ``endDispatch()``.
     ///
     /// The buffer stays valid until the matching `endDispatch`, for the
     /// reasons in the type's documentation, provided the value that holds
-    /// this array lives until then (the caller holds it).
+    /// this array lives until then (the caller holds it). A storage that
+    /// reaches its table through a protocol takes the steps one by one
+    /// (``isIdle``, ``pinFirst()`` or ``pinAgain()``, ``pinnedElements``): a
+    /// mutating call that returns a value through a storage's table is not
+    /// inlined (Findings 46).
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
-    internal mutating func beginDispatch() -> (elements: UnsafeBufferPointer<Element>, token: DispatchToken) {
-        #if DEBUG
-        let token = DispatchToken(isNested: isPinned, retiredAtBegin: retired.count)
-        #else
-        let token = DispatchToken(isNested: isPinned)
-        #endif
-        isPinned = true
-        // The pointer outlives the closure: valid for the reasons above.
-        return (elements.withUnsafeBufferPointer { $0 }, token)
+    internal mutating func beginDispatch() -> UnsafeBufferPointer<Element> {
+        if _fastPath(isIdle) { pinFirst() } else { pinAgain() }
+        return pinnedElements
     }
 
-    /// Ends the dispatch that `token` began. A dispatch that pinned the
-    /// buffer itself unpins it, or frees what a change retired since it
-    /// began: the buffer it pinned, which no dispatch in flight reads any
-    /// more (those begun inside it have ended, and those outside it read an
-    /// older buffer). A dispatch begun while the buffer was pinned leaves both
-    /// to the one that pinned it.
+    /// Ends the dispatch begun last (see ``beginDispatch()``). A storage that
+    /// reaches its table through a protocol takes the steps one by one
+    /// (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
     ///
     /// - Returns: `true` when it freed the last retired buffer: the elements
     ///   changed during the dispatches, and none is in flight any more.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
-    internal mutating func endDispatch(_ token: DispatchToken) -> Bool {
-        // An outer dispatch pinned the buffer: it unpins it.
-        if _slowPath(token.isNested) { return false }
-        // Still pinned: nothing was retired since this dispatch began.
-        if _fastPath(isPinned) {
-            isPinned = false
-            return false
-        }
-        #if DEBUG
-        return releaseRetired(pinnedBy: token)
-        #else
-        return releaseRetired()
-        #endif
+    internal mutating func endDispatch() -> Bool {
+        guard _fastPath(isPinnedOnce) else { return endDispatchAfterChange() }
+        unpin()
+        return false
     }
 
-    /// Frees the buffer retired last, which the dispatch that ends pinned,
-    /// and answers whether none is left.
+    /// Whether no dispatch is in flight: the one that begins now begins with
+    /// ``pinFirst()``.
+    @inlinable
+    internal var isIdle: Bool { state == 0 }
+
+    /// Starts a dispatch when ``isIdle``: pins the buffer, which
+    /// ``pinnedElements`` then reads.
     ///
-    /// Only one was retired since that dispatch began: a change retires the
-    /// pinned buffer and unpins it, later changes write to the copy, and a
-    /// dispatch begun inside it since pinned its own buffer and, at its end,
-    /// unpinned or freed it. Debug builds check it
-    /// (``releaseRetired(pinnedBy:)``): freeing another buffer would free one
-    /// that a dispatch still reads.
+    /// - Precondition: ``isIdle``.
+    @inlinable @inline(__always)
+    internal mutating func pinFirst() {
+        assert(isIdle)
+        state = Self.pinnedOnce
+    }
+
+    /// Starts a dispatch when not ``isIdle``: pins the buffer once more.
+    /// (Out of line: inline, the optimizer merges it with ``pinFirst()``
+    /// into one increment of `state`, a load and a store that the next
+    /// dispatch's load waits for.)
+    @inlinable @inline(never)
+    internal mutating func pinAgain() {
+        state += 2
+    }
+
+    /// The buffer of `elements`, which the caller pinned.
+    @inlinable
+    internal var pinnedElements: UnsafeBufferPointer<Element> {
+        // The pointer outlives the closure: valid while the buffer is pinned.
+        elements.withUnsafeBufferPointer { $0 }
+    }
+
+    /// Whether one dispatch pins the buffer and nothing is retired: then the
+    /// dispatch that ends is the only one in flight, with nothing changed
+    /// since it began, and ends with ``unpin()``.
+    @inlinable
+    internal var isPinnedOnce: Bool { state == Self.pinnedOnce }
+
+    /// Ends the dispatch in flight when ``isPinnedOnce``.
+    ///
+    /// - Precondition: ``isPinnedOnce``.
+    @inlinable @inline(__always)
+    internal mutating func unpin() {
+        assert(isPinnedOnce)
+        state = 0
+    }
+
+    /// Ends the dispatch begun last when not ``isPinnedOnce``: unpins the
+    /// buffer of `elements` when it is still the one the dispatch pinned,
+    /// otherwise the last retired buffer, freeing it when no dispatch in
+    /// flight pins it any more (see the type's documentation).
+    ///
+    /// - Returns: `true` when it freed the last retired buffer: the elements
+    ///   changed during the dispatches, and none is in flight any more.
+    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    @inlinable @inline(never)
+    internal mutating func endDispatchAfterChange() -> Bool {
+        if isPinned {
+            state -= 2
+            return false
+        }
+        precondition(!retired.isEmpty, "a dispatch ended that no buffer was pinned for")
+        retired[retired.count - 1].pins -= 1
+        if retired[retired.count - 1].pins > 0 { return false }
+        return releaseRetired()
+    }
+
+    /// Frees the buffer retired last, which no dispatch in flight pins any
+    /// more, and answers whether none is left.
     ///
     /// Freeing a buffer may free a target, and its deinit may use the
     /// multiplexer again: dispatch, and change it from a callback. So the
@@ -130,51 +197,22 @@ internal struct PinnedArray<Element> {
     /// before the drop returns, having freed what it retired itself.
     @usableFromInline @inline(never)
     internal mutating func releaseRetired() -> Bool {
-        let freed = retired.removeLast()
+        let freed = retired.removeLast().buffer
         let isLast = retired.isEmpty
-        // Dropped here, while `hasRetired` is still set: a change that a
+        // Dropped here, while the retired bit is still set: a change that a
         // deinit makes meanwhile is made while this dispatch is in flight
         // (`isDispatching`), and announced when it ends, as in the closure
         // strategies. A dispatch begun by a deinit restores what it changed.
         _ = consume freed
-        hasRetired = !retired.isEmpty
+        if retired.isEmpty { state &= ~1 }
         return isLast
     }
 }
 
-#if DEBUG
-extension PinnedArray {
-    /// ``releaseRetired()``, after checking that exactly one buffer was
-    /// retired since the dispatch that `token` began: the one it pinned.
-    @usableFromInline @inline(never)
-    internal mutating func releaseRetired(pinnedBy token: DispatchToken) -> Bool {
-        precondition(
-            retired.count == token.retiredAtBegin + 1,
-            "\(retired.count) buffers retired at the end of a dispatch begun with \(token.retiredAtBegin): not the one it pinned")
-        return releaseRetired()
-    }
-}
-#endif
-
-/// What ``PinnedArray/endDispatch(_:)`` needs of the dispatch it ends:
-/// whether an outer dispatch had pinned the buffer when it began.
-@frozen
+/// A buffer of a ``PinnedArray`` that dispatches in flight still read, and how
+/// many of them.
 @usableFromInline
-internal struct DispatchToken {
-    @usableFromInline let isNested: Bool
-
-    #if DEBUG
-    /// How many buffers were retired when the dispatch began, for the check
-    /// in ``PinnedArray/releaseRetired(pinnedBy:)``.
-    @usableFromInline let retiredAtBegin: Int
-
-    @inlinable
-    init(isNested: Bool, retiredAtBegin: Int) {
-        self.isNested = isNested
-        self.retiredAtBegin = retiredAtBegin
-    }
-    #else
-    @inlinable
-    init(isNested: Bool) { self.isNested = isNested }
-    #endif
+internal struct RetiredBuffer<Element> {
+    @usableFromInline var buffer: ContiguousArray<Element>
+    @usableFromInline var pins: Int
 }

@@ -6,7 +6,7 @@ import FanoutSupport
 /// itself. Every strategy stores its targets in one.
 ///
 /// Dispatch iterates the buffer of ``entries`` in place, pinned (see
-/// ``beginDispatch()``): later mutations copy the buffer instead of changing
+/// ``pinFirst()``): later mutations copy the buffer instead of changing
 /// it, so each dispatch sees the registrations as they were when it began.
 @usableFromInline
 internal struct RegistrationTable<Schema: DelegateSchema, Value> {
@@ -27,7 +27,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     }
 
     /// The registrations in order, in a buffer that dispatches iterate in
-    /// place (see ``beginDispatch()``).
+    /// place (see ``pinFirst()``).
     @usableFromInline
     internal private(set) var registrations = PinnedArray<Entry>()
 
@@ -122,30 +122,50 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Whether a dispatch over these registrations is in flight.
     internal var isDispatching: Bool { registrations.isDispatching }
 
-    /// Starts a dispatch over the registrations: pins their buffer and
-    /// returns it, with what ``endDispatch(_:)`` needs.
-    ///
-    /// No reference is counted. The buffer, and so every target in it, stays
-    /// valid until the matching `endDispatch`, whatever the callbacks add or
-    /// remove (see ``PinnedArray``); the storage that holds this table lives
-    /// through the dispatch, because its caller holds it. Single-threaded, as
-    /// the storages that use it.
-    ///
-    /// - Complexity: O(1).
-    @inlinable @inline(__always)
-    internal mutating func beginDispatch() -> (entries: UnsafeBufferPointer<Entry>, token: DispatchToken) {
-        let (entries, token) = registrations.beginDispatch()
-        return (entries, token)
-    }
+    // The steps of a dispatch over the registrations, one by one (see
+    // `PinnedArray.beginDispatch()` and `endDispatch()`): a storage reaches
+    // its table through a protocol, where a mutating call that returns a
+    // value is not inlined (Findings 46). No reference is counted. The
+    // buffer, and so every target in it, stays valid until the dispatch ends,
+    // whatever the callbacks add or remove (see `PinnedArray`); the storage
+    // that holds this table lives through the dispatch, because its caller
+    // holds it. Single-threaded, as the storages that use it.
 
-    /// Ends the dispatch that `token` began (see ``PinnedArray/endDispatch(_:)``).
-    /// When it was the last dispatch in flight and the registrations changed
-    /// during it, it sets ``changedDuringDispatches``.
+    /// Whether no dispatch is in flight: the one that begins now begins with
+    /// ``pinFirst()``, otherwise with ``pinAgain()``.
+    @inlinable
+    internal var isIdle: Bool { registrations.isIdle }
+
+    /// Starts a dispatch when ``isIdle`` (see ``PinnedArray/pinFirst()``).
+    @inlinable @inline(__always)
+    internal mutating func pinFirst() { registrations.pinFirst() }
+
+    /// Starts a dispatch when not ``isIdle`` (see ``PinnedArray/pinAgain()``).
+    @inlinable @inline(__always)
+    internal mutating func pinAgain() { registrations.pinAgain() }
+
+    /// The registrations' buffer, which the dispatch in flight pinned.
+    @inlinable
+    internal var pinnedEntries: UnsafeBufferPointer<Entry> { registrations.pinnedElements }
+
+    /// Whether the dispatch that ends may end with ``unpin()``: the only one
+    /// in flight, with nothing changed since it began.
+    @inlinable
+    internal var isPinnedOnce: Bool { registrations.isPinnedOnce }
+
+    /// Ends the dispatch in flight when ``isPinnedOnce``.
+    @inlinable @inline(__always)
+    internal mutating func unpin() { registrations.unpin() }
+
+    /// Ends the dispatch begun last when not ``isPinnedOnce`` (see
+    /// ``PinnedArray/endDispatchAfterChange()``). When it was the last
+    /// dispatch in flight and the registrations changed during it, it sets
+    /// ``changedDuringDispatches``.
     ///
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
-    internal mutating func endDispatch(_ token: DispatchToken) {
-        if registrations.endDispatch(token) { changedDuringDispatches = true }
+    internal mutating func endDispatchAfterChange() {
+        if registrations.endDispatchAfterChange() { changedDuringDispatches = true }
     }
 
     /// Set when the last dispatch in flight ends after the registrations

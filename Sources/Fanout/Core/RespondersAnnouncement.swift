@@ -71,41 +71,85 @@ extension AnnouncingStorage {
 }
 
 /// Whether a dispatch of a storage is in flight, to find the end of the
-/// outermost one (`closureTable`, `selectorDictionary`; the storages with a
-/// pinned table learn it from the table).
+/// last one (`closureTable`, `selectorDictionary`; the storages with a pinned
+/// table learn it from the table).
 ///
-/// A flag that the outermost dispatch sets and clears, not a count (as
-/// ``PinnedArray/isPinned``; Findings 46). Dispatches nest on one stack, so
-/// the outermost is the one that found it clear.
+/// A count, kept as ``PinnedArray`` keeps its pins: in one word with the
+/// flag of a change to announce, so that a dispatch with no other in flight,
+/// the common case, begins finding it `0` and ends finding it
+/// ``enteredOnce``, one load and one store at each end, and keeps nothing of
+/// its own across its calls (Findings 47). Dispatches nest on one stack, so
+/// the last to end is the outermost.
 @frozen
 @usableFromInline
 internal struct DispatchesInFlight {
-    /// Whether a dispatch is in flight.
-    @usableFromInline var isActive = false
-
-    /// Whether the last dispatch to end must announce a change.
-    @usableFromInline var announcementDeferred = false
+    /// The number of dispatches in flight, times two, plus one when the last
+    /// to end must announce a change.
+    @usableFromInline var state = 0
 
     @inlinable
     init() {}
 
-    /// Marks a dispatch in flight, and answers whether one already was: then
-    /// the dispatch is nested, and the outer one's end is the last.
-    @inlinable @inline(__always)
-    mutating func enter() -> Bool {
-        let isNested = isActive
-        isActive = true
-        return isNested
+    /// ``state`` when one dispatch is in flight and no change waits.
+    @usableFromInline
+    static var enteredOnce: Int { 2 }
+
+    /// Whether a dispatch is in flight.
+    var isActive: Bool { state >> 1 != 0 }
+
+    /// Whether the last dispatch to end must announce a change.
+    var announcementDeferred: Bool {
+        get { state & 1 != 0 }
+        set { state = newValue ? state | 1 : state & ~1 }
     }
 
-    /// Ends the dispatch that ``enter()`` answered `isNested` for: `true`
-    /// when it was the last one in flight and a change made during it waits
-    /// to be announced.
+    /// Marks a dispatch in flight. A storage reached through a protocol takes
+    /// the steps one by one (``isIdle``, then ``enterFirst()`` or
+    /// ``enterAgain()``), out of line but for the first.
     @inlinable @inline(__always)
-    mutating func exit(isNested: Bool) -> Bool {
-        if _slowPath(isNested) { return false }
-        isActive = false
-        return _slowPath(announcementDeferred)
+    mutating func enter() {
+        if _fastPath(isIdle) { enterFirst() } else { enterAgain() }
+    }
+
+    /// Ends the dispatch begun last: `true` when it was the last one in
+    /// flight and a change made during the dispatches waits to be announced.
+    /// A storage reached through a protocol takes the steps one by one
+    /// (``isEnteredOnce``, then ``exitLast()`` or ``exitAfterChange()``).
+    @inlinable @inline(__always)
+    mutating func exit() -> Bool {
+        guard _fastPath(isEnteredOnce) else { return exitAfterChange() }
+        exitLast()
+        return false
+    }
+
+    /// Whether no dispatch is in flight (and so no change waits).
+    @inlinable
+    var isIdle: Bool { state == 0 }
+
+    /// Marks a dispatch in flight when ``isIdle``.
+    @inlinable @inline(__always)
+    mutating func enterFirst() { state = Self.enteredOnce }
+
+    /// Marks one more dispatch in flight, when not ``isIdle``. (Out of line:
+    /// inline, the optimizer merges it with ``enterFirst()`` into one
+    /// increment, a load and a store that the next dispatch's load waits for.)
+    @inlinable @inline(never)
+    mutating func enterAgain() { state += 2 }
+
+    /// Whether one dispatch is in flight and no change waits: it ends with
+    /// ``exitLast()``.
+    @inlinable
+    var isEnteredOnce: Bool { state == Self.enteredOnce }
+
+    /// Ends the dispatch in flight when ``isEnteredOnce``.
+    @inlinable @inline(__always)
+    mutating func exitLast() { state = 0 }
+
+    /// ``exit()`` when another dispatch is in flight or a change waits.
+    @inlinable @inline(never)
+    mutating func exitAfterChange() -> Bool {
+        state -= 2
+        return state == 1
     }
 }
 

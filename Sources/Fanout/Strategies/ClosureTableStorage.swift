@@ -61,15 +61,11 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
         body(&slots[key.ordinal])
     }
 
-    /// Marks a dispatch in flight and gives it the list of the message named `key` (``ClosureListStorage``).
+    /// The list of the message named `key`, if one was made (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool) {
-        (slots[key.ordinal].map(Unmanaged.passUnretained), dispatches.enter())
+    internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
+        slots[key.ordinal].map(Unmanaged.passUnretained)
     }
-
-    /// Ends a dispatch (``ClosureListStorage``).
-    @inlinable @inline(__always)
-    internal func exitDispatch(isNested: Bool) { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
 
     /// Registers `target` in the list of each message it responds to.
     ///

@@ -95,8 +95,6 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
-        Table.deliver(key, to: dispatch.entries, while: shouldContinue, invoking: invoke)
-        dispatch.end()
+        PinnedDispatch.run(storage) { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
     }
 }

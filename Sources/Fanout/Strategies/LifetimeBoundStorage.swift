@@ -238,9 +238,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
-        deliver(key, to: dispatch.entries, while: shouldContinue, invoking: invoke)
-        dispatch.end()
+        PinnedDispatch.run(storage) { deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
     }
 
     /// Calls, with `invoke`, every live registration of `entries` that responds to the message named `key`, in order,

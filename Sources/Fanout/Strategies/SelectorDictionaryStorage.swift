@@ -156,16 +156,11 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
         handlers[selectors[key.ordinal]]
     }
 
-    /// Marks a dispatch in flight and gives it the handlers of the message named `key`, found by its selector
-    /// (``ClosureListStorage``).
+    /// The handlers of the message named `key`, found by its selector, if a list was made (``ClosureListStorage``).
     @inlinable @inline(__always)
-    internal func enterDispatch(for key: Schema.Key) -> (list: Unmanaged<AnyClosureList>?, isNested: Bool) {
-        (handlers(for: key).map(Unmanaged.passUnretained), dispatches.enter())
+    internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
+        handlers(for: key).map(Unmanaged.passUnretained)
     }
-
-    /// Ends a dispatch (``ClosureListStorage``).
-    @inlinable @inline(__always)
-    internal func exitDispatch(isNested: Bool) { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
 
     /// Forwards a message named at run time to every target that responds to
     /// it, in registration order, and returns their answers (`()` for a
@@ -186,8 +181,8 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        let isNested = dispatches.enter()
-        defer { if dispatches.exit(isNested: isNested) { dispatchesEnded() } }
+        dispatches.enter()
+        defer { if dispatches.exit() { dispatchesEnded() } }
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }

@@ -112,22 +112,21 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayStorage>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        let dispatch = PinnedDispatch(storage)  // the buffer pinned, to the end
-        let entries = dispatch.entries
-        let sent = MessageSet(key)
-        let count = entries.count
-        var index = 0
-        while index < count {
-            defer { index &+= 1 }
-            guard entries[index].messages.intersects(sent) else { continue }
-            // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
-            let reference = Unmanaged.passUnretained(entries[index].value)
-            // A strong reference (the weak load's +1) holds the target until its call returns.
-            guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
-            let proceed = shouldContinue(invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee))
-            _fixLifetime(object)
-            guard proceed else { break }
+        PinnedDispatch.run(storage) { entries in  // the buffer pinned, to the end
+            let sent = MessageSet(key)
+            let count = entries.count
+            var index = 0
+            while index < count {
+                defer { index &+= 1 }
+                guard entries[index].messages.intersects(sent) else { continue }
+                // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
+                let reference = Unmanaged.passUnretained(entries[index].value)
+                // A strong reference (the weak load's +1) holds the target until its call returns.
+                guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
+                let proceed = shouldContinue(invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee))
+                _fixLifetime(object)
+                guard proceed else { break }
+            }
         }
-        dispatch.end()
     }
 }
