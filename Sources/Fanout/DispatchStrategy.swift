@@ -54,4 +54,22 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         case .concurrent: ConcurrentMultiplexer<Schema>.self
         }
     }
+
+    /// The strategy as one bit, in the order `Multiplexer`'s delivery tests
+    /// them, each one test later than the one before: the default,
+    /// `existentialArray`, then `lifetimeBound`, `closureTable` and
+    /// `selectorDictionary`, whose fixed cost per message the benchmarks hold
+    /// to the tightest bounds in that order, then `weakArray` and
+    /// `concurrent`.
+    @inlinable
+    internal var deliveryBit: UInt8 {
+        switch self {
+        case .existentialArray: 1
+        case .lifetimeBound: 2
+        case .closureTable: 4
+        case .selectorDictionary: 8
+        case .weakArray: 16
+        case .concurrent: 32
+        }
+    }
 }
