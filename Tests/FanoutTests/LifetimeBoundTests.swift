@@ -61,6 +61,38 @@ struct LifetimeBoundTests {
         #expect(multiplexer.count == 1)
     }
 
+    @Test("targets whose owner dies inside a nested dispatch, after a change, are called by neither dispatch again")
+    func ownerDeallocatedInsideNestedDispatch() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var screen: Screen? = Screen()
+        let keeper = Screen(), first = Probe(0, log: log), extra = Probe(3, log: log)
+        multiplexer.add(first, boundTo: keeper)
+        var turns = 0
+        first.onDidScroll = { _ in
+            turns += 1
+            if turns == 1 {
+                // The outer dispatch reads the first buffer, which this change retires; the nested one reads the next.
+                multiplexer.add(extra, boundTo: keeper)
+                multiplexer.scrollViewDidScroll(self.scrollView)
+            } else {
+                screen = nil  // inside the nested dispatch: both bound targets' registrations end
+            }
+        }
+        weak var weakBound: Probe?
+        do {
+            let bound = Probe(1, log: log)
+            weakBound = bound
+            multiplexer.add(bound, boundTo: screen!)
+            multiplexer.add(Probe(2, log: log), boundTo: screen!)
+        }
+        multiplexer.scrollViewDidScroll(scrollView)
+        // Outer: 0, then the nested dispatch: 0 (the owner dies), 1 and 2 skipped, 3; outer again: 1 and 2 skipped.
+        expectDeliveries(log, .didScroll, [0, 0, 3])
+        #expect(log.freedInsideOwnCallback.isEmpty)
+        #expect(weakBound == nil, "freed once both dispatches ended")
+        #expect(multiplexer.count == 2)
+    }
+
     @Test("add(_:boundTo:) with the target as its own owner traps")
     func boundToItself() async {
         await #expect(processExitsWith: .failure) {

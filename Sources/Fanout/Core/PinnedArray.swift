@@ -187,6 +187,27 @@ internal struct PinnedArray<Element> {
         return releaseRetired()
     }
 
+    /// Calls `update` with each element of each retired buffer, in place:
+    /// dispatches in flight that read them see the change from then on.
+    ///
+    /// Through the buffers' memory, not through `retired`: a write through the
+    /// array would copy a buffer that two retirements share (the same buffer,
+    /// retired, pinned again with no change between, and retired again) and
+    /// leave the copy where a dispatch's pins are counted, freeing the buffer
+    /// it reads too early. `update` may change only what owns no reference
+    /// (an element's trivial fields): no element is copied, moved or freed.
+    ///
+    /// - Complexity: O(*n*) for each retired buffer.
+    internal mutating func updateRetiredInPlace(_ update: (UnsafeMutablePointer<Element>) -> Void) {
+        for index in retired.indices {
+            retired[index].buffer.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let elements = UnsafeMutablePointer(mutating: base)
+                for offset in 0..<buffer.count { update(elements + offset) }
+            }
+        }
+    }
+
     /// Frees the buffer retired last, which no dispatch in flight pins any
     /// more, and answers whether none is left.
     ///

@@ -15,7 +15,10 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @usableFromInline
     internal struct Entry {
         @usableFromInline let id: ObjectIdentifier
-        @usableFromInline let messages: MessageSet<Schema.Key>
+        /// The messages the target responds to; cleared in the buffers that
+        /// dispatches in flight read when the registration ends
+        /// (``silenceEnded(_:)``).
+        @usableFromInline var messages: MessageSet<Schema.Key>
         @usableFromInline let value: Value
 
         @inlinable
@@ -166,6 +169,22 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @inlinable @inline(__always)
     internal mutating func endDispatchAfterChange() {
         if registrations.endDispatchAfterChange() { changedDuringDispatches = true }
+    }
+
+    /// Stops the dispatches in flight from calling the registration `id`,
+    /// which was just removed because it ended (its owner went): clears its
+    /// messages in the buffers they read, which the removal retired. The
+    /// buffers keep the entry, and so the target, alive until they end; the
+    /// target just receives nothing more, so a dispatch needs no check of its
+    /// own for a registration that ended during it.
+    ///
+    /// - Precondition: `id` is no longer registered.
+    /// - Complexity: O(*n*) for each retired buffer.
+    internal mutating func silenceEnded(_ id: ObjectIdentifier) {
+        precondition(!contains(id), "a registration silenced while still registered")
+        registrations.updateRetiredInPlace { entry in
+            if entry.pointee.id == id { entry.pointee.messages = MessageSet(bits: 0) }
+        }
     }
 
     /// Set when the last dispatch in flight ends after the registrations

@@ -198,6 +198,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         #endif
         registration.deactivate()
         table.remove(id)
+        // A dispatch in flight calls it no more.
+        table.silenceEnded(id)
     }
 
     /// The number of live registered targets; drops dead weakly held ones first.
@@ -253,9 +255,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // registration has a side table, for the weak reference its token
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
+        // A registration that ended during the dispatch has had its messages cleared in `entries`
+        // (`RegistrationTable.silenceEnded(_:)`): the mask alone says whom to call.
         let sent = MessageSet(key)
-        for index in entries.indices
-        where entries[index].messages.intersects(sent) && entries[index].value.registration.isActive {
+        for index in entries.indices where entries[index].messages.intersects(sent) {
             let proceed: Bool
             if entries[index].value.owned != nil {
                 // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place, one
