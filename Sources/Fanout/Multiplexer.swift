@@ -38,12 +38,9 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
     @usableFromInline
     internal let storage: Storage
 
-    /// Which of Fanout's storages `storage` is.
-    @usableFromInline
-    internal let kind: DispatchStrategy
-
-    /// `kind` as one bit (`DispatchStrategy.deliveryBit`), which
-    /// ``deliver(_:while:invoking:)`` tests.
+    /// Which of Fanout's storages `storage` is, as one bit
+    /// (`DispatchStrategy.deliveryBit`), which ``deliver(_:while:invoking:)``
+    /// tests.
     @usableFromInline
     internal let kindBit: UInt8
 
@@ -59,7 +56,6 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         }) else {
             preconditionFailure("\(Storage.self) is not one of Fanout's storages (Documentation/WritingAStrategy.md)")
         }
-        kind = strategy
         kindBit = strategy.deliveryBit
     }
 

@@ -68,12 +68,12 @@ struct LifetimeBoundTests {
         let keeper = Screen(), first = Probe(0, log: log), extra = Probe(3, log: log)
         multiplexer.add(first, boundTo: keeper)
         var turns = 0
-        first.onDidScroll = { _ in
+        first.onDidScroll = { [unowned multiplexer, scrollView] _ in
             turns += 1
             if turns == 1 {
                 // The outer dispatch reads the first buffer, which this change retires; the nested one reads the next.
                 multiplexer.add(extra, boundTo: keeper)
-                multiplexer.scrollViewDidScroll(self.scrollView)
+                multiplexer.scrollViewDidScroll(scrollView)
             } else {
                 screen = nil  // inside the nested dispatch: both bound targets' registrations end
             }
@@ -91,6 +91,26 @@ struct LifetimeBoundTests {
         #expect(log.freedInsideOwnCallback.isEmpty)
         #expect(weakBound == nil, "freed once both dispatches ended")
         #expect(multiplexer.count == 2)
+    }
+
+    @Test("a target removed, added again and ended during a dispatch still receives it through its first registration")
+    func endOfASecondRegistrationLeavesTheFirst() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        let keeper = Screen(), first = Probe(0, log: log), target = Probe(1, log: log)
+        var second: Screen? = Screen()
+        multiplexer.add(first, boundTo: keeper)
+        multiplexer.add(target, boundTo: keeper)
+        first.onDidScroll = { [unowned multiplexer] _ in
+            guard second != nil else { return }
+            // The dispatch reads the buffer this removal retires; a dispatch in flight still delivers to a removed
+            // target. The target's new registration then ends: that must not silence the first one.
+            multiplexer.remove(target)
+            multiplexer.add(target, boundTo: second!)
+            second = nil
+        }
+        multiplexer.scrollViewDidScroll(scrollView)
+        expectDeliveries(log, .didScroll, [0, 1])
+        #expect(multiplexer.count == 1)
     }
 
     @Test("add(_:boundTo:) with the target as its own owner traps")

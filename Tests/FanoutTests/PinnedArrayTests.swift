@@ -68,6 +68,11 @@ struct PinnedArrayTests {
                 for (value, watched) in zip(last.values, last.watched) where !held.contains(value) {
                     #expect(watched.box == nil, "step \(step): element \(value) outlived every dispatch that read it")
                 }
+            } else if random.next(8) == 0 {
+                // A change that changes nothing: a pinned buffer is retired and stays the array's own, so that a
+                // later dispatch may pin and retire the same buffer again.
+                array.modify { _ in }
+                for index in open.indices { open[index].changed = true }
             } else if random.next(2) == 0 {
                 // A change that replaces every element, so that only retired buffers hold the old ones.
                 array.modify { elements in

@@ -346,7 +346,7 @@ extension Unmanaged where Instance: ClosureListStorage {
         }
     }
 
-    /// Marks a dispatch in flight while another is, or a change waits.
+    /// Marks a dispatch in flight while another is.
     @inlinable @inline(never)
     internal static func enterAgain(_ storage: Self) {
         storage._withUnsafeGuaranteedRef { $0.dispatches.enterAgain() }

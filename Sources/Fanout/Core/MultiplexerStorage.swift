@@ -2,7 +2,7 @@
 /// strategy's one delivery.
 ///
 /// Fanout's six storages (``ExistentialArrayStorage`` … ``ConcurrentStorage``)
-/// conform, and the set is closed: a ``Multiplexer`` switches over them
+/// conform, and the set is closed: a ``Multiplexer`` chooses among them
 /// (`Documentation/WritingAStrategy.md`). A storage used on its own delivers
 /// through the same function as its multiplexer.
 public protocol MultiplexerStorage: Multiplexing {

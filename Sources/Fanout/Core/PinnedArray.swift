@@ -191,11 +191,13 @@ internal struct PinnedArray<Element> {
     /// dispatches in flight that read them see the change from then on.
     ///
     /// Through the buffers' memory, not through `retired`: a write through the
-    /// array would copy a buffer that two retirements share (the same buffer,
-    /// retired, pinned again with no change between, and retired again) and
-    /// leave the copy where a dispatch's pins are counted, freeing the buffer
-    /// it reads too early. `update` may change only what owns no reference
-    /// (an element's trivial fields): no element is copied, moved or freed.
+    /// array would copy a buffer that something else also holds (a buffer
+    /// retired twice with no change between, which no caller makes today, or
+    /// retired and still `elements`) and leave the copy where a dispatch's pins
+    /// are counted, freeing the buffer it reads too early. Written in place,
+    /// the change is seen by every holder of the buffer, `elements` included
+    /// if it shares one. `update` may change only what owns no reference (an
+    /// element's trivial fields): no element is copied, moved or freed.
     ///
     /// - Complexity: O(*n*) for each retired buffer.
     internal mutating func updateRetiredInPlace(_ update: (UnsafeMutablePointer<Element>) -> Void) {
@@ -223,7 +225,10 @@ internal struct PinnedArray<Element> {
         // Dropped here, while the retired bit is still set: a change that a
         // deinit makes meanwhile is made while this dispatch is in flight
         // (`isDispatching`), and announced when it ends, as in the closure
-        // strategies. A dispatch begun by a deinit restores what it changed.
+        // strategies. A dispatch begun by a deinit meanwhile pins `elements`
+        // and ends before the drop returns; if a change during it retired a
+        // buffer, its end frees that one, finds none left, and announces then,
+        // from inside the deinit (as before the count; Findings 47).
         _ = consume freed
         if retired.isEmpty { state &= ~1 }
         return isLast

@@ -17,7 +17,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         @usableFromInline let id: ObjectIdentifier
         /// The messages the target responds to; cleared in the buffers that
         /// dispatches in flight read when the registration ends
-        /// (``silenceEnded(_:)``).
+        /// (``silenceEnded(where:)``).
         @usableFromInline var messages: MessageSet<Schema.Key>
         @usableFromInline let value: Value
 
@@ -171,19 +171,21 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         if registrations.endDispatchAfterChange() { changedDuringDispatches = true }
     }
 
-    /// Stops the dispatches in flight from calling the registration `id`,
-    /// which was just removed because it ended (its owner went): clears its
-    /// messages in the buffers they read, which the removal retired. The
-    /// buffers keep the entry, and so the target, alive until they end; the
-    /// target just receives nothing more, so a dispatch needs no check of its
-    /// own for a registration that ended during it.
+    /// Stops the dispatches in flight from calling a registration that just
+    /// ended (its owner went) and was removed: clears the messages of the
+    /// entries `isEnded` names in the retired buffers, which every dispatch
+    /// in flight reads (the removal retired the one a dispatch had pinned, if
+    /// no earlier change had). The buffers keep the entries, and so the
+    /// targets, alive until they end; the targets just receive nothing more,
+    /// so a dispatch needs no check of its own for a registration that ended
+    /// during it. `isEnded` names the registration itself, not its identity:
+    /// the same target removed and added again during the dispatch is another
+    /// registration, which a dispatch in flight still calls.
     ///
-    /// - Precondition: `id` is no longer registered.
     /// - Complexity: O(*n*) for each retired buffer.
-    internal mutating func silenceEnded(_ id: ObjectIdentifier) {
-        precondition(!contains(id), "a registration silenced while still registered")
+    internal mutating func silenceEnded(where isEnded: (Entry) -> Bool) {
         registrations.updateRetiredInPlace { entry in
-            if entry.pointee.id == id { entry.pointee.messages = MessageSet(bits: 0) }
+            if isEnded(entry.pointee) { entry.pointee.messages = MessageSet(bits: 0) }
         }
     }
 

@@ -156,11 +156,11 @@ internal struct DispatchesInFlight {
 /// A single-threaded storage whose dispatches ``DispatchesInFlight`` marks.
 /// Its delivery marks itself in and out on the concrete type; only the
 /// mutations, which are not on a dispatch's path, go through this protocol.
-internal protocol FlaggedDispatchStorage: AnnouncingStorage {
+internal protocol CountedDispatchStorage: AnnouncingStorage {
     var dispatches: DispatchesInFlight { get set }
 }
 
-extension FlaggedDispatchStorage {
+extension CountedDispatchStorage {
     var isDispatching: Bool { dispatches.isActive }
 
     func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }

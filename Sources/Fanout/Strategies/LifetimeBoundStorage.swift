@@ -198,8 +198,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         #endif
         registration.deactivate()
         table.remove(id)
-        // A dispatch in flight calls it no more.
-        table.silenceEnded(id)
+        // A dispatch in flight calls it no more; one registered again since is another registration.
+        table.silenceEnded { $0.value.registration === registration }
     }
 
     /// The number of live registered targets; drops dead weakly held ones first.
@@ -256,7 +256,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // holds, so that pair takes the runtime's slow path: ~250
         // instructions, measured).
         // A registration that ended during the dispatch has had its messages cleared in `entries`
-        // (`RegistrationTable.silenceEnded(_:)`): the mask alone says whom to call.
+        // (`RegistrationTable.silenceEnded(where:)`): the mask alone says whom to call.
         let sent = MessageSet(key)
         for index in entries.indices where entries[index].messages.intersects(sent) {
             let proceed: Bool

@@ -39,7 +39,7 @@ extension Multiplexer {
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, FlaggedDispatchStorage {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
