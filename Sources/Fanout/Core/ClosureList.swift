@@ -10,6 +10,14 @@ internal class AnyClosureList {
 
     /// Removes the entry of the target whose identity is `id`, if any.
     func remove(_ id: ObjectIdentifier) {}
+
+    /// Whether a dispatch of this list is in flight.
+    var isDispatching: Bool { false }
+
+    /// Flags the dispatches of this list in flight, if any: the last to end
+    /// tells its storage, which announces a change made meanwhile
+    /// (``PinnedArray/flagDispatches()``).
+    func flagDispatches() {}
 }
 
 /// One message's list of responders, in registration order, whatever the
@@ -64,6 +72,10 @@ internal class ClosureListBase<Target>: AnyClosureList {
         responders.remove(id)
     }
 
+    override final var isDispatching: Bool { responders.entries.isDispatching }
+
+    override final func flagDispatches() { responders.entries.flagDispatches() }
+
     /// Calls, with `invoke`, the targets of `list` in registration order, for
     /// as long as `shouldContinue` accepts the answers.
     ///
@@ -74,13 +86,17 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// alive because its storage does (see the type's documentation): the
     /// caller holds the storage.
     ///
+    /// - Returns: `true` when the dispatch was the last one of this list in
+    ///   flight and the list's dispatches were flagged, or a change retired
+    ///   a buffer during them (``PinnedArray/endDispatchAfterChange()``):
+    ///   then the storage announces a deferred change if no list is in flight.
     /// - Complexity: O(*r*) in the handlers of the list.
     @inlinable
     @inline(__always)
     static func deliver<Result>(
         in list: Unmanaged<AnyClosureList>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Target) -> Result
-    ) {
+    ) -> Bool {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
         let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
         // Pinned (``PinnedArray/beginDispatch()``), the steps one by one and out of line but for the common case,
@@ -101,9 +117,9 @@ internal class ClosureListBase<Target>: AnyClosureList {
         }
         if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isPinnedOnce }) {
             list._withUnsafeGuaranteedRef { $0.responders.entries.unpin() }
-        } else {
-            endDispatchAfterChange(list)
+            return false
         }
+        return endDispatchAfterChange(list)
     }
 
     /// Pins the list's buffer while another dispatch is in flight, or a
@@ -116,8 +132,8 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// Ends the dispatch begun last while another is in flight, or after a
     /// change (``PinnedArray/endDispatchAfterChange()``).
     @inlinable @inline(never)
-    static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) {
-        _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatchAfterChange() }
+    static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) -> Bool {
+        list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatchAfterChange() }
     }
 }
 
@@ -305,11 +321,9 @@ internal protocol ClosureListStorage: ConfinedStorage {
     /// The list of the message named `key`, if one was made.
     func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
 
-    /// The dispatches in flight.
-    var dispatches: DispatchesInFlight { get set }
-
-    /// Announces the change made during the dispatches that just ended.
-    func dispatchesEnded()
+    /// The last dispatch of a list ended flagged, or after a change: announces
+    /// a deferred change if no list is in flight any more.
+    func listDispatchesEnded()
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
@@ -328,36 +342,18 @@ extension Unmanaged where Instance: ClosureListStorage {
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
         let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
-        // Marked in flight, to the end (see ``DispatchesInFlight``): the steps one by one, and out of line but for
-        // a dispatch with no other in flight and no change to announce, each taking only the storage, so that no
-        // address inside it is kept across the calls.
-        if _fastPath(_withUnsafeGuaranteedRef { $0.dispatches.isIdle }) {
-            _withUnsafeGuaranteedRef { $0.dispatches.enterFirst() }
-        } else {
-            Self.enterAgain(self)
-        }
-        if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }) {
+        // The list's pin marks the dispatch in flight: the storage counts nothing of its own (a list whose dispatches
+        // end flagged, or after a change, tells it; see `CountedDispatchStorage`).
+        if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),
             ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
-        }
-        if _fastPath(_withUnsafeGuaranteedRef { $0.dispatches.isEnteredOnce }) {
-            _withUnsafeGuaranteedRef { $0.dispatches.exitLast() }
-        } else {
-            Self.exitAfterChange(self)
+        {
+            Self.listDispatchesEnded(self)
         }
     }
 
-    /// Marks a dispatch in flight while another is.
+    /// Tells the storage that a list's last dispatch ended flagged or after a change.
     @inlinable @inline(never)
-    internal static func enterAgain(_ storage: Self) {
-        storage._withUnsafeGuaranteedRef { $0.dispatches.enterAgain() }
-    }
-
-    /// Ends the dispatch begun last while another is in flight, or a change
-    /// waits: the last one announces the change made during the dispatches.
-    @inlinable @inline(never)
-    internal static func exitAfterChange(_ storage: Self) {
-        if storage._withUnsafeGuaranteedRef({ $0.dispatches.exitAfterChange() }) {
-            storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
-        }
+    internal static func listDispatchesEnded(_ storage: Self) {
+        storage._withUnsafeGuaranteedRef { $0.listDispatchesEnded() }
     }
 }

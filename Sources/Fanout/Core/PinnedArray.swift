@@ -42,7 +42,9 @@ internal struct PinnedArray<Element> {
     internal private(set) var retired: [RetiredBuffer<Element>] = []
 
     /// The number of dispatches in flight that iterate the buffer of
-    /// `elements`, times two, plus one when `retired` holds a buffer: one word,
+    /// `elements`, times four, plus two when the dispatches in flight are
+    /// flagged (``flagDispatches()``), plus one when `retired` holds a
+    /// buffer: one word,
     /// so that the outermost dispatch, the common case, begins finding it `0`
     /// and sets it to ``pinnedOnce``, and, when nothing changed meanwhile,
     /// ends finding it ``pinnedOnce`` and clears it. One load and one store
@@ -54,17 +56,21 @@ internal struct PinnedArray<Element> {
 
     /// ``state`` when one dispatch pins the buffer and nothing is retired.
     @usableFromInline
-    internal static var pinnedOnce: Int { 2 }
+    internal static var pinnedOnce: Int { 4 }
+
+    /// ``state``'s bit: the dispatches in flight are flagged.
+    @usableFromInline
+    internal static var flagged: Int { 2 }
 
     @inlinable
     internal init() {}
 
     /// The number of dispatches in flight that iterate the buffer of `elements`.
-    internal var pins: Int { state >> 1 }
+    internal var pins: Int { state >> 2 }
 
     /// Whether a dispatch in flight iterates the buffer of `elements`.
     @inlinable
-    internal var isPinned: Bool { state >> 1 != 0 }
+    internal var isPinned: Bool { state >> 2 != 0 }
 
     /// Whether `retired` holds a buffer.
     internal var hasRetired: Bool { state & 1 != 0 }
@@ -84,7 +90,7 @@ internal struct PinnedArray<Element> {
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
             retired.append(RetiredBuffer(buffer: elements, pins: pins))
-            state = 1
+            state = state & Self.flagged | 1
         }
         return change(&elements)
     }
@@ -111,8 +117,9 @@ internal struct PinnedArray<Element> {
     /// reaches its table through a protocol takes the steps one by one
     /// (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
     ///
-    /// - Returns: `true` when it freed the last retired buffer: the elements
-    ///   changed during the dispatches, and none is in flight any more.
+    /// - Returns: `true` when it freed the last retired buffer (the elements
+    ///   changed during the dispatches), or ended the last dispatch in flight
+    ///   while they were flagged: none is in flight any more.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
     internal mutating func endDispatch() -> Bool {
@@ -142,7 +149,15 @@ internal struct PinnedArray<Element> {
     /// dispatch's load waits for.)
     @inlinable @inline(never)
     internal mutating func pinAgain() {
-        state += 2
+        state += Self.pinnedOnce
+    }
+
+    /// Flags the dispatches in flight, if any: the last of them to end takes
+    /// ``endDispatchAfterChange()``, which answers `true` (a storage whose
+    /// dispatches span several arrays, the closure strategies', announces a
+    /// change made meanwhile then).
+    internal mutating func flagDispatches() {
+        if state != 0 { state |= Self.flagged }
     }
 
     /// The buffer of `elements`, which the caller pinned.
@@ -172,19 +187,26 @@ internal struct PinnedArray<Element> {
     /// otherwise the last retired buffer, freeing it when no dispatch in
     /// flight pins it any more (see the type's documentation).
     ///
-    /// - Returns: `true` when it freed the last retired buffer: the elements
-    ///   changed during the dispatches, and none is in flight any more.
+    /// - Returns: `true` when it freed the last retired buffer (the elements
+    ///   changed during the dispatches), or ended the last dispatch in flight
+    ///   while they were flagged: none is in flight any more.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(never)
     internal mutating func endDispatchAfterChange() -> Bool {
+        var freedLast = false
         if isPinned {
-            state -= 2
-            return false
+            state -= Self.pinnedOnce
+        } else {
+            precondition(!retired.isEmpty, "a dispatch ended that no buffer was pinned for")
+            retired[retired.count - 1].pins -= 1
+            if retired[retired.count - 1].pins == 0 { freedLast = releaseRetired() }
         }
-        precondition(!retired.isEmpty, "a dispatch ended that no buffer was pinned for")
-        retired[retired.count - 1].pins -= 1
-        if retired[retired.count - 1].pins > 0 { return false }
-        return releaseRetired()
+        // The last dispatch in flight ended flagged.
+        if state == Self.flagged {
+            state = 0
+            return true
+        }
+        return freedLast
     }
 
     /// Calls `update` with each element of each retired buffer, in place:

@@ -70,98 +70,39 @@ extension AnnouncingStorage {
     }
 }
 
-/// Whether a dispatch of a storage is in flight, to find the end of the
-/// last one (`closureTable`, `selectorDictionary`; the storages with a pinned
-/// table learn it from the table).
-///
-/// A count, kept as ``PinnedArray`` keeps its pins: in one word with the
-/// flag of a change to announce, so that a dispatch with no other in flight,
-/// the common case, begins finding it `0` and ends finding it
-/// ``enteredOnce``, one load and one store at each end, and keeps nothing of
-/// its own across its calls (Findings 47). Dispatches nest on one stack, so
-/// the last to end is the outermost.
-@frozen
-@usableFromInline
-internal struct DispatchesInFlight {
-    /// The number of dispatches in flight, times two, plus one when the last
-    /// to end must announce a change.
-    @usableFromInline var state = 0
-
-    @inlinable
-    init() {}
-
-    /// ``state`` when one dispatch is in flight and no change waits.
-    @usableFromInline
-    static var enteredOnce: Int { 2 }
-
-    /// Whether a dispatch is in flight.
-    var isActive: Bool { state >> 1 != 0 }
-
-    /// Whether the last dispatch to end must announce a change.
-    var announcementDeferred: Bool {
-        get { state & 1 != 0 }
-        set { state = newValue ? state | 1 : state & ~1 }
-    }
-
-    /// Marks a dispatch in flight. A storage reached through a protocol takes
-    /// the steps one by one (``isIdle``, then ``enterFirst()`` or
-    /// ``enterAgain()``), out of line but for the first.
-    @inlinable @inline(__always)
-    mutating func enter() {
-        if _fastPath(isIdle) { enterFirst() } else { enterAgain() }
-    }
-
-    /// Ends the dispatch begun last: `true` when it was the last one in
-    /// flight and a change made during the dispatches waits to be announced.
-    /// A storage reached through a protocol takes the steps one by one
-    /// (``isEnteredOnce``, then ``exitLast()`` or ``exitAfterChange()``).
-    @inlinable @inline(__always)
-    mutating func exit() -> Bool {
-        guard _fastPath(isEnteredOnce) else { return exitAfterChange() }
-        exitLast()
-        return false
-    }
-
-    /// Whether no dispatch is in flight (and so no change waits).
-    @inlinable
-    var isIdle: Bool { state == 0 }
-
-    /// Marks a dispatch in flight when ``isIdle``.
-    @inlinable @inline(__always)
-    mutating func enterFirst() { state = Self.enteredOnce }
-
-    /// Marks one more dispatch in flight, when not ``isIdle``. (Out of line:
-    /// inline, the optimizer merges it with ``enterFirst()`` into one
-    /// increment, a load and a store that the next dispatch's load waits for.)
-    @inlinable @inline(never)
-    mutating func enterAgain() { state += 2 }
-
-    /// Whether one dispatch is in flight and no change waits: it ends with
-    /// ``exitLast()``.
-    @inlinable
-    var isEnteredOnce: Bool { state == Self.enteredOnce }
-
-    /// Ends the dispatch in flight when ``isEnteredOnce``.
-    @inlinable @inline(__always)
-    mutating func exitLast() { state = 0 }
-
-    /// ``exit()`` when another dispatch is in flight or a change waits.
-    @inlinable @inline(never)
-    mutating func exitAfterChange() -> Bool {
-        state -= 2
-        return state == 1
-    }
-}
-
-/// A single-threaded storage whose dispatches ``DispatchesInFlight`` marks.
-/// Its delivery marks itself in and out on the concrete type; only the
-/// mutations, which are not on a dispatch's path, go through this protocol.
+/// A single-threaded storage whose dispatches its messages' lists mark
+/// (`closureTable`, `selectorDictionary`): a dispatch pins its message's
+/// list and nothing else, so the storage counts nothing per message. A
+/// dispatch is in flight when some list is pinned, which a change, not a
+/// dispatch, asks (O(*k*) in the lists). A change deferred during dispatches
+/// flags the lists in flight (``PinnedArray/flagDispatches()``); the last
+/// dispatch of each such list to end tells the storage, which announces the
+/// change when no list is in flight any more (Findings 47).
 internal protocol CountedDispatchStorage: AnnouncingStorage {
-    var dispatches: DispatchesInFlight { get set }
+    /// Calls `body` with every list made so far.
+    func forEachList(_ body: (AnyClosureList) -> Void)
+
+    /// Whether a change made during the dispatches in flight waits to be
+    /// announced.
+    var announcementWaits: Bool { get set }
 }
 
 extension CountedDispatchStorage {
-    var isDispatching: Bool { dispatches.isActive }
+    var isDispatching: Bool {
+        var isDispatching = false
+        forEachList { if $0.isDispatching { isDispatching = true } }
+        return isDispatching
+    }
 
-    func setAnnouncementDeferred(_ deferred: Bool) { dispatches.announcementDeferred = deferred }
+    func setAnnouncementDeferred(_ deferred: Bool) {
+        announcementWaits = deferred
+        if deferred { forEachList { $0.flagDispatches() } }
+    }
+
+    /// The last dispatch of a list ended flagged or after a change
+    /// (`ClosureListStorage.listDispatchesEnded()`): announces the change
+    /// that waits, if no list is in flight any more.
+    func announceIfNoListDispatches() {
+        if announcementWaits && !isDispatching { announceDeferred() }
+    }
 }

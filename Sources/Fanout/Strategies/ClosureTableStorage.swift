@@ -34,9 +34,9 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
 
     var respondingBits: UInt64 { table.respondingBits }
 
-    /// The dispatches in flight.
-    @exclusivity(unchecked) @usableFromInline
-    internal var dispatches = DispatchesInFlight()
+    /// Whether a change made during the dispatches in flight waits to be
+    /// announced (``CountedDispatchStorage``).
+    internal var announcementWaits = false
 
     internal var announcement = RespondersAnnouncement()
 
@@ -47,9 +47,14 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
         set { announcement.handler = newValue }
     }
 
-    /// Announces the change made during the dispatches that just ended.
+    /// A list's last dispatch ended flagged or after a change (``ClosureListStorage``).
     @usableFromInline
-    internal func dispatchesEnded() { announceDeferred() }
+    internal func listDispatchesEnded() { announceIfNoListDispatches() }
+
+    /// Calls `body` with every list made so far (``CountedDispatchStorage``).
+    func forEachList(_ body: (AnyClosureList) -> Void) {
+        for case let list? in slots { body(list) }
+    }
 
     /// An empty storage.
     public init() {}

@@ -76,9 +76,9 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
 
     var respondingBits: UInt64 { table.respondingBits }
 
-    /// The dispatches in flight.
-    @exclusivity(unchecked) @usableFromInline
-    internal var dispatches = DispatchesInFlight()
+    /// Whether a change made during the dispatches in flight waits to be
+    /// announced (``CountedDispatchStorage``).
+    internal var announcementWaits = false
 
     internal var announcement = RespondersAnnouncement()
 
@@ -89,9 +89,14 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
         set { announcement.handler = newValue }
     }
 
-    /// Announces the change made during the dispatches that just ended.
+    /// A list's last dispatch ended flagged or after a change (``ClosureListStorage``).
     @usableFromInline
-    internal func dispatchesEnded() { announceDeferred() }
+    internal func listDispatchesEnded() { announceIfNoListDispatches() }
+
+    /// Calls `body` with every list made so far (``CountedDispatchStorage``).
+    func forEachList(_ body: (AnyClosureList) -> Void) {
+        for list in handlers.values { body(list) }
+    }
 
     /// An empty storage.
     public init() {
@@ -181,8 +186,9 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        dispatches.enter()
-        defer { if dispatches.exit() { dispatchesEnded() } }
+        // The list's pin marks the dispatch in flight (`CountedDispatchStorage`); its end after a change or a flag
+        // leaves this storage's announcement waiting, and the last list's end announces it.
+        defer { if _slowPath(announcementWaits) { announceIfNoListDispatches() } }
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }
