@@ -96,11 +96,11 @@ internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
 }
 
 extension AnnouncingStorage where Self: PinnedTableStorage {
-    /// The table records it: the last dispatch to end after a change sets
-    /// `changedDuringDispatches`.
-    func setAnnouncementDeferred(_ deferred: Bool) {
-        if !deferred { table.changedDuringDispatches = false }
-    }
+    /// Nothing to record: a change deferred during dispatches changed the
+    /// table, so it retired the buffer they read, and the last dispatch's end,
+    /// which frees the last retired buffer, announces it
+    /// (``PinnedDispatch/endAfterChange(_:_:)``).
+    func setAnnouncementDeferred(_ deferred: Bool) {}
 }
 
 /// A dispatch over a pinned table: a call of the storage, and the buffer it
@@ -152,10 +152,9 @@ internal enum PinnedDispatch<Storage: PinnedTableStorage> {
     /// during it, then announces the change.
     @inlinable @inline(never)
     static func endAfterChange(_ storage: Unmanaged<Storage>, _ call: ThreadConfinement) {
-        storage._withUnsafeGuaranteedRef { $0.table.endDispatchAfterChange() }
+        // Out of line, so the table's access may return a value (Findings 46).
+        let wasLastAfterChange = storage._withUnsafeGuaranteedRef { $0.table.endDispatchAfterChange() }
         call.end()
-        if _slowPath(storage._withUnsafeGuaranteedRef { $0.table.changedDuringDispatches }) {
-            storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
-        }
+        if wasLastAfterChange { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
 }

@@ -161,14 +161,14 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal mutating func unpin() { registrations.unpin() }
 
     /// Ends the dispatch begun last when not ``isPinnedOnce`` (see
-    /// ``PinnedArray/endDispatchAfterChange()``). When it was the last
-    /// dispatch in flight and the registrations changed during it, it sets
-    /// ``changedDuringDispatches``.
+    /// ``PinnedArray/endDispatchAfterChange()``).
     ///
+    /// - Returns: `true` when it was the last dispatch in flight and the
+    ///   registrations changed during the dispatches.
     /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
-    internal mutating func endDispatchAfterChange() {
-        if registrations.endDispatchAfterChange() { changedDuringDispatches = true }
+    internal mutating func endDispatchAfterChange() -> Bool {
+        registrations.endDispatchAfterChange()
     }
 
     /// Stops the dispatches in flight from calling a registration that just
@@ -188,11 +188,6 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
             if isEnded(entry.pointee) { entry.pointee.messages = MessageSet(bits: 0) }
         }
     }
-
-    /// Set when the last dispatch in flight ends after the registrations
-    /// changed during it; whoever announces the change clears it.
-    @usableFromInline
-    internal var changedDuringDispatches = false
 
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
         // Over the set bits, whose positions are the ordinals: iterating
