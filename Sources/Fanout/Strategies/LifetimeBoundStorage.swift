@@ -277,17 +277,21 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
                 defer { entries[index].value.registration.callsInFlight -= 1 }
                 #endif
                 proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
-            } else if hold == .retainedPerCall {
-                // +1 on the target until the call returns, whatever the callback does. Explicit: a copy
-                // of `pointee` is optimized into a borrow, which would not keep the target alive.
-                let object = entries[index].value.registration.object.unsafelyUnwrapped.retain()
-                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
-                object.release()
             } else {
-                // A strong reference (the weak load's +1) holds the target until its call returns.
-                guard let object = entries[index].value.registration.weakObject else { continue }
+                // +1 on the target until the call returns, whatever the callback does: a holder's retain, or the weak
+                // load's own +1 (taken atomically, so a target released elsewhere is either loaded alive or skipped).
+                // Given back through the registration's `object`, the same object, read again after the call: so
+                // that nothing of the entry is held in a register across the call, and the loop's own state keeps
+                // the callee-saved registers (the storage pointer was spilled to the stack otherwise).
+                if hold == .retainedPerCall {
+                    // Explicit: a copy of `pointee` is optimized into a borrow, which would not keep the target alive.
+                    _ = entries[index].value.registration.object.unsafelyUnwrapped.retain()
+                } else {
+                    guard let object = entries[index].value.registration.weakObject else { continue }
+                    _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
+                }
                 proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
-                _fixLifetime(object)
+                entries[index].value.registration.object.unsafelyUnwrapped.release()
             }
             guard proceed else { return }
         }
@@ -344,7 +348,8 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
     /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The target as an object, for `retainedPerCall` and `unretained`.
+    /// The target as an object, uncounted, for every hold but `strong`: a dispatch releases through it the +1 it
+    /// took for a call (a retain, or a weak load's).
     @usableFromInline let object: Unmanaged<AnyObject>?
     /// The target's object, for `weak`. Written once, by `init`: a dispatch reads it in place, so it needs no dynamic
     /// exclusivity check.
@@ -376,12 +381,8 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         } else {
             let (stored, object) = uncountedCopy(of: target)
             self.stored = stored
-            if hold == .weak {
-                self.object = nil
-                weakObject = object.takeUnretainedValue()
-            } else {
-                self.object = object
-            }
+            self.object = object
+            if hold == .weak { weakObject = object.takeUnretainedValue() }
         }
     }
 
