@@ -258,43 +258,62 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // A registration that ended during the dispatch has had its messages cleared in `entries`
         // (`RegistrationTable.silenceEnded(where:)`): the mask alone says whom to call.
         let sent = MessageSet(key)
-        for index in entries.indices where entries[index].messages.intersects(sent) {
-            let proceed: Bool
-            if entries[index].value.owned != nil {
+        let count = entries.count
+        var index = 0
+        while true {
+            // `existentialArray`'s loop (`RegistrationTable.deliver`), and laid out straight as it is: the skip in a
+            // loop of its own, marked unlikely, and the target bound to an owner marked likely.
+            while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
+            guard index < count else { return }
+            if _fastPath(entries[index].value.owned != nil) {
                 // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place, one
                 // load from the buffer to the call, as `existentialArray` reads its targets.
-                proceed = shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped))
-                guard proceed else { return }
-                continue
-            }
-            // The registration read in place each time: a copy of the reference is a retain and a release.
-            let hold = entries[index].value.hold
-            if hold == .unretained {
-                // The caller of `unsafeAddUnretained` guarantees the target outlives its calls (counted in debug
-                // builds).
-                #if DEBUG
-                entries[index].value.registration.callsInFlight += 1
-                defer { entries[index].value.registration.callsInFlight -= 1 }
-                #endif
-                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
+                guard shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped)) else { return }
             } else {
-                // +1 on the target until the call returns, whatever the callback does: a holder's retain, or the weak
-                // load's own +1 (taken atomically, so a target released elsewhere is either loaded alive or skipped).
-                // Given back through the registration's `object`, the same object, read again after the call: so
-                // that nothing of the entry is held in a register across the call, and the loop's own state keeps
-                // the callee-saved registers (the storage pointer was spilled to the stack otherwise).
-                if hold == .retainedPerCall {
-                    // Explicit: a copy of `pointee` is optimized into a borrow, which would not keep the target alive.
-                    _ = entries[index].value.registration.object.unsafelyUnwrapped.retain()
-                } else {
-                    guard let object = entries[index].value.registration.weakObject else { continue }
-                    _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
-                }
-                proceed = shouldContinue(invoke(entries[index].value.stored.pointee))
-                entries[index].value.registration.object.unsafelyUnwrapped.release()
+                guard deliver(toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue,
+                              invoking: invoke)
+                else { return }
             }
-            guard proceed else { return }
+            index &+= 1
         }
+    }
+
+    /// Calls, with `invoke`, the target of `entry`, a registration not bound to an owner, unless it is a weak
+    /// reference whose target is gone; returns whether the dispatch goes on. The caller keeps `entry` alive.
+    @inlinable @inline(__always)
+    internal static func deliver<Result>(
+        toHeldApart entry: UnsafePointer<Table.Entry>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) -> Bool {
+        // +1 on the target until the call returns, whatever the callback does (a holder's retain, or the weak
+        // load's own +1, taken atomically, so that a target released elsewhere is either loaded alive or skipped),
+        // or nothing for `unretained`, whose caller guarantees the target outlives its calls (counted in debug
+        // builds). The +1 is given back through the registration's `object`, the same object, and the hold read
+        // again after the call: nothing of the entry is held in a register across the call, so the loop's own
+        // state keeps the callee-saved registers (the storage pointer was spilled to the stack otherwise). One call
+        // site for the three: a call site of its own for `unretained` was merged with the owned target's.
+        // The registration read in place each time: a copy of the reference is a retain and a release.
+        let hold = entry.pointee.value.hold
+        if hold == .retainedPerCall {
+            // Explicit: a copy of `pointee` is optimized into a borrow, which would not keep the target alive.
+            _ = entry.pointee.value.registration.object.unsafelyUnwrapped.retain()
+        } else if hold == .weak {
+            guard let object = entry.pointee.value.registration.weakObject else { return true }
+            _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
+        } else {
+            #if DEBUG
+            entry.pointee.value.registration.callsInFlight += 1
+            #endif
+        }
+        let proceed = shouldContinue(invoke(entry.pointee.value.stored.pointee))
+        if entry.pointee.value.hold != .unretained {
+            entry.pointee.value.registration.object.unsafelyUnwrapped.release()
+        } else {
+            #if DEBUG
+            entry.pointee.value.registration.callsInFlight -= 1
+            #endif
+        }
+        return proceed
     }
 }
 
