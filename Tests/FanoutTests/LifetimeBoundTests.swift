@@ -113,6 +113,28 @@ struct LifetimeBoundTests {
         #expect(multiplexer.count == 1)
     }
 
+    @Test("a target removed and added again during a dispatch keeps its new registration when its first owner goes")
+    func endOfAFirstRegistrationLeavesTheSecond() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        let keeper = Screen(), newOwner = Screen(), first = Probe(0, log: log), target = Probe(1, log: log)
+        var oldOwner: Screen? = Screen()
+        multiplexer.add(first, boundTo: keeper)
+        multiplexer.add(target, boundTo: oldOwner!)
+        first.onDidScroll = { [unowned multiplexer] _ in
+            guard oldOwner != nil else { return }
+            // The first registration stays in the buffer this dispatch reads, and its token in the old owner's bag;
+            // the old owner's end must end that registration only, not the one the target was added again with.
+            multiplexer.remove(target)
+            multiplexer.add(target, boundTo: newOwner)
+            oldOwner = nil
+        }
+        multiplexer.scrollViewDidScroll(scrollView)
+        #expect(multiplexer.count == 2)
+        multiplexer.scrollViewDidScroll(scrollView)
+        // The dispatch in flight calls the ended first registration no more; the next one calls the second.
+        expectDeliveries(log, .didScroll, [0, 0, 1])
+    }
+
     @Test("add(_:boundTo:) with the target as its own owner traps")
     func boundToItself() async {
         await #expect(processExitsWith: .failure) {

@@ -22,10 +22,10 @@ extension RegistrationTable where Value == Schema.Target {
         while true {
             // The entries that do not respond skipped in a loop of their own: as a `where` clause, the optimizer
             // laid the skip out with a jump back to the loop's head, one instruction more per entry skipped. The
-            // skip marked unlikely: the loop is then laid out straight, so that a responding entry's test, its call
-            // and the loop's end fall through (without the hint the loop was entered and left by jumps, and the
-            // call jumped back: three taken branches more per message at width 1; the price is one more per entry
-            // skipped, the same instructions).
+            // skip marked unlikely: the loop is then laid out straight, so that a responding entry's test and its
+            // call fall through, and so does the loop's end after the last entry (without the hint the loop was
+            // entered and left by jumps, and the call jumped back: three taken branches more per message at width
+            // 1; the price is one more per entry skipped, the same instructions).
             while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
             guard index < count, shouldContinue(invoke(entries[index].value)) else { return }
             index &+= 1

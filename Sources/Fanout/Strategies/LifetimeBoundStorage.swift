@@ -197,7 +197,11 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
                 + "was running: register it with add(_:), which retains it for each call")
         #endif
         registration.deactivate()
-        table.remove(id)
+        // Only this registration ends: the target may have been removed and added again during a dispatch, whose
+        // buffer still holds this one, and its token still in the bag, and the id now names the new registration.
+        if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.registration === registration }) {
+            table.remove(id)
+        }
         // A dispatch in flight calls it no more; one registered again since is another registration.
         table.silenceEnded { $0.value.registration === registration }
     }
@@ -289,11 +293,12 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // load's own +1, taken atomically, so that a target released elsewhere is either loaded alive or skipped),
         // or nothing for `unretained`, whose caller guarantees the target outlives its calls (counted in debug
         // builds). The +1 is given back through the registration's `object`, the same object, and the hold read
-        // again after the call: nothing of the entry is held in a register across the call, so the loop's own
+        // again after the call: no value read from the entry is live across the call, so the loop's own
         // state keeps the callee-saved registers (the storage pointer was spilled to the stack otherwise). One call
         // site for the three: a call site of its own for `unretained` was merged with the owned target's.
         // The registration read in place each time: a copy of the reference is a retain and a release.
         let hold = entry.pointee.value.hold
+        assert(hold != .strong, "a target bound to an owner is called from its entry, not here")
         if hold == .retainedPerCall {
             // Explicit: a copy of `pointee` is optimized into a borrow, which would not keep the target alive.
             _ = entry.pointee.value.registration.object.unsafelyUnwrapped.retain()
@@ -367,8 +372,9 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
     /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The target as an object, uncounted, for every hold but `strong`: a dispatch releases through it the +1 it
-    /// took for a call (a retain, or a weak load's).
+    /// The target as an object, uncounted, for every hold but `strong`: a dispatch retains and releases a
+    /// `retainedPerCall` target through it, and releases through it the +1 of a `weak` target's load; `unretained`
+    /// does not use it.
     @usableFromInline let object: Unmanaged<AnyObject>?
     /// The target's object, for `weak`. Written once, by `init`: a dispatch reads it in place, so it needs no dynamic
     /// exclusivity check.
