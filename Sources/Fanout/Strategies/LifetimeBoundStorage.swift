@@ -197,8 +197,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
                 + "was running: register it with add(_:), which retains it for each call")
         #endif
         registration.deactivate()
-        // Only this registration ends: the target may have been removed and added again during a dispatch, whose
-        // buffer still holds this one, and its token still in the bag, and the id now names the new registration.
+        // Only this registration ends. If its target was removed and added again during a dispatch, that
+        // dispatch's buffer still holds this registration (and the bag its token), and the id names the new one.
         if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.registration === registration }) {
             table.remove(id)
         }
@@ -265,8 +265,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         let count = entries.count
         var index = 0
         while true {
-            // `existentialArray`'s loop (`RegistrationTable.deliver`), and laid out straight as it is: the skip in a
-            // loop of its own, marked unlikely, and the target bound to an owner marked likely.
+            // `existentialArray`'s loop (`RegistrationTable.deliver`): the skip in a loop of its own, marked
+            // unlikely, and the target bound to an owner marked likely.
             while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
             guard index < count else { return }
             if _fastPath(entries[index].value.owned != nil) {
