@@ -91,13 +91,35 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*n*), where *n* is the number of registrations.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
+        guard members.remove(id) != nil, let index = index(of: id) else { return nil }
+        return removeEntry(at: index)
+    }
+
+    /// Removes the registration of `id` if `matches` accepts its value, read
+    /// in place.
+    ///
+    /// - Returns: It, or `nil` when `id` was not registered or its value was
+    ///   not accepted.
+    /// - Complexity: O(*n*), where *n* is the number of registrations.
+    @discardableResult
+    internal mutating func remove(_ id: ObjectIdentifier, if matches: (Value) -> Bool) -> Entry? {
+        guard members.contains(id), let index = index(of: id),
+            registrations.elements.withUnsafeBufferPointer({ matches($0[index].value) })
+        else { return nil }
+        members.remove(id)
+        return removeEntry(at: index)
+    }
+
+    /// The position of `id`'s registration.
+    @inline(__always)
+    private func index(of id: ObjectIdentifier) -> Int? {
         // The identities read in place: `firstIndex(where:)`, unspecialized here, copies each entry it passes
         // through the value witnesses, a retain and a release of each reference in it (Findings 43).
-        guard members.remove(id) != nil,
-            let index = registrations.elements.withUnsafeBufferPointer({ buffer in
-                buffer.indices.first { buffer[$0].id == id }
-            })
-        else { return nil }
+        registrations.elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
+    }
+
+    @inline(__always)
+    private mutating func removeEntry(at index: Int) -> Entry {
         let entry = registrations.modify { $0.remove(at: index) }
         adjustCounts(for: entry.messages, by: -1)
         return entry

@@ -146,10 +146,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         confinement.begin(self)
         defer { confinement.end() }
         let id = Schema.identity(of: target)
-        if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.isDeadWeakReference }) {
-            table.remove(id)
-            weaklyHeld -= 1
-        }
+        // A new target, the common case, costs a lookup, not a mutating access (as in `WeakArrayStorage.addNow`).
+        if table.contains(id), table.remove(id, if: { $0.isDeadWeakReference }) != nil { weaklyHeld -= 1 }
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
         else { return }
         let registration = LifetimeRegistration(target, hold: hold)
@@ -199,9 +197,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         registration.deactivate()
         // Only this registration ends. If its target was removed and added again during a dispatch, that
         // dispatch's buffer still holds this registration (and the bag its token), and the id names the new one.
-        if table.contains(id), table.entries.contains(where: { $0.id == id && $0.value.registration === registration }) {
-            table.remove(id)
-        }
+        table.remove(id, if: { $0.registration === registration })
         // A dispatch in flight calls it no more; one registered again since is another registration.
         table.silenceEnded { $0.value.registration === registration }
     }
