@@ -13,20 +13,22 @@
 //   swift_bridgeObjectRetain(_n), swift_nonatomic_bridgeObjectRetain(_n),
 //   swift_unownedRetainStrong, swift_nonatomic_unownedRetainStrong,
 //   swift_unownedRetainStrongAndRelease (a strong retain taken through an
-//   unowned reference).
+//   unowned reference), and swift_tryRetain called by compiled code (a
+//   retain unless the object is being deinitialized; `lifetimeBound` retains
+//   a holder for its call with it).
 // - Strong releases, one call each: swift_release, swift_release_n,
 //   swift_nonatomic_release(_n), swift_bridgeObjectRelease(_n),
 //   swift_nonatomic_bridgeObjectRelease(_n).
-// Not hooked: the unowned reference count (swift_unownedRetain/Release);
-// swift_tryRetain, which the runtime calls on itself for weak loads; and
+// Not hooked: the unowned reference count (swift_unownedRetain/Release); and
 // swift_errorRetain/Release, which compiled code does not call on Linux (an
 // error existential is a native object there: `objdump -d` of the bench
 // shows no call to them). Calls from code compiled
 // into the executable bind to these definitions at link time; the dynamic
 // linker also routes other libraries' calls to malloc here, because the
 // executable exports every symbol that a linked shared library references.
-// Calls that the Swift runtime makes to its own swift_retain (for example the
-// retain inside a weak load) are internal to libswiftCore and are not seen.
+// Calls that the Swift runtime makes to its own swift_retain and
+// swift_tryRetain (for example inside a weak load) are internal to
+// libswiftCore and are not seen.
 //
 // Cost when not counting: one load of `mode` and a predictable branch, then a
 // tail call to the real function (glibc's __libc_* for the allocator,
@@ -120,7 +122,7 @@ typedef void *(*object_n_fn)(void *, uint32_t);
 typedef void (*release_fn)(void *);
 typedef void (*release_n_fn)(void *, uint32_t);
 
-static object_fn real_retain, real_nonatomic_retain, real_bridge_retain, real_nonatomic_bridge_retain;
+static object_fn real_retain, real_nonatomic_retain, real_bridge_retain, real_nonatomic_bridge_retain, real_try_retain;
 static object_n_fn real_retain_n, real_nonatomic_retain_n, real_bridge_retain_n, real_nonatomic_bridge_retain_n;
 static release_fn real_release, real_nonatomic_release, real_bridge_release, real_nonatomic_bridge_release;
 static release_fn real_unowned_retain_strong, real_nonatomic_unowned_retain_strong;
@@ -135,6 +137,7 @@ static void *lookup(const char *name) {
 
 static void resolve(void) {
     real_retain = (object_fn)lookup("swift_retain");
+    real_try_retain = (object_fn)lookup("swift_tryRetain");
     real_retain_n = (object_n_fn)lookup("swift_retain_n");
     real_nonatomic_retain = (object_fn)lookup("swift_nonatomic_retain");
     real_nonatomic_retain_n = (object_n_fn)lookup("swift_nonatomic_retain_n");
@@ -306,6 +309,7 @@ void free(void *pointer) {
     }
 
 RETAIN(swift_retain, real_retain)
+RETAIN(swift_tryRetain, real_try_retain)
 RETAIN_N(swift_retain_n, real_retain_n)
 RETAIN(swift_nonatomic_retain, real_nonatomic_retain)
 RETAIN_N(swift_nonatomic_retain_n, real_nonatomic_retain_n)

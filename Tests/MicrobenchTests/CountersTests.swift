@@ -165,6 +165,7 @@ struct CountersTests {
 
     @Test("each retain and release entry point counts one call, through its exported symbol", arguments: [
         ("swift_retain", "swift_release"),
+        ("swift_tryRetain", "swift_release"),
         ("swift_nonatomic_retain", "swift_nonatomic_release"),
         ("swift_bridgeObjectRetain", "swift_bridgeObjectRelease"),
         ("swift_nonatomic_bridgeObjectRetain", "swift_nonatomic_bridgeObjectRelease"),

@@ -37,8 +37,13 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// A dispatch pins it and reads it in place (``deliver(in:while:invoking:)``);
     /// a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
+    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
+    @usableFromInline
+    final var responders = IdentifiedList<Handler>()
+    #else
     @exclusivity(unchecked) @usableFromInline
     final var responders = IdentifiedList<Handler>()
+    #endif
 
     /// One target that responds to the message, and, in a storage that
     /// forwards, the closure bound to it.
@@ -133,7 +138,14 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// change (``PinnedArray/endDispatchAfterChange()``).
     @inlinable @inline(never)
     static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) -> Bool {
-        list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatchAfterChange() }
+        switch list._withUnsafeGuaranteedRef({ $0.responders.entries.endDispatchAfterChange() }) {
+        case .ended(let wasLast):
+            return wasLast
+        case .released(let buffer):
+            // Dropped with no access to the list open: the targets' deinits may use the storage.
+            _ = consume buffer
+        }
+        return list._withUnsafeGuaranteedRef { $0.responders.entries.endRelease() }
     }
 }
 
@@ -216,7 +228,15 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
         // Pinned, as for a dispatch: the callbacks may change the list.
         let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
         let pinned = list?._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
-        defer { if let list { _ = list._withUnsafeGuaranteedRef { $0.responders.entries.endDispatch() } } }
+        defer {
+            if let list {
+                if list._withUnsafeGuaranteedRef({ $0.responders.entries.isPinnedOnce }) {
+                    list._withUnsafeGuaranteedRef { $0.responders.entries.unpin() }
+                } else {
+                    _ = endDispatchAfterChange(Unmanaged<ClosureListBase<Target>>.fromOpaque(list.toOpaque()))
+                }
+            }
+        }
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0

@@ -152,8 +152,15 @@ internal enum PinnedDispatch<Storage: PinnedTableStorage> {
     /// during it, then announces the change.
     @inlinable @inline(never)
     static func endAfterChange(_ storage: Unmanaged<Storage>, _ call: ThreadConfinement) {
-        // Out of line, so the table's access may return a value (Findings 46).
-        let wasLastAfterChange = storage._withUnsafeGuaranteedRef { $0.table.endDispatchAfterChange() }
+        let wasLastAfterChange: Bool
+        switch storage._withUnsafeGuaranteedRef({ $0.table.endDispatchAfterChange() }) {
+        case .ended(let wasLast):
+            wasLastAfterChange = wasLast
+        case .released(let buffer):
+            // Dropped with no access to the table open: the targets' deinits may use the storage.
+            _ = consume buffer
+            wasLastAfterChange = storage._withUnsafeGuaranteedRef { $0.table.endRelease() }
+        }
         call.end()
         if wasLastAfterChange { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }

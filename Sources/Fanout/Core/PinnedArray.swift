@@ -44,7 +44,8 @@ internal struct PinnedArray<Element> {
     /// The number of dispatches in flight that iterate the buffer of
     /// `elements`, times four, plus two when the dispatches in flight are
     /// flagged (``flagDispatches()``), plus one when `retired` holds a
-    /// buffer: one word,
+    /// buffer or the end of a dispatch is dropping one it handed over
+    /// (``endDispatchAfterChange()``): one word,
     /// so that the outermost dispatch, the common case, begins finding it `0`
     /// and sets it to ``pinnedOnce``, and, when nothing changed meanwhile,
     /// ends finding it ``pinnedOnce`` and clears it. One load and one store
@@ -72,7 +73,8 @@ internal struct PinnedArray<Element> {
     @inlinable
     internal var isPinned: Bool { state >> 2 != 0 }
 
-    /// Whether `retired` holds a buffer.
+    /// Whether `retired` holds a buffer, or a buffer handed over is being
+    /// dropped.
     internal var hasRetired: Bool { state & 1 != 0 }
 
     /// Whether a dispatch is in flight: each pins the buffer of `elements` or
@@ -98,13 +100,11 @@ internal struct PinnedArray<Element> {
     /// Starts a dispatch: pins the buffer of `elements` and returns it; the
     /// dispatch ends with ``endDispatch()``.
     ///
-    /// The buffer stays valid until the matching `endDispatch`, for the
-    /// reasons in the type's documentation, provided the value that holds
-    /// this array lives until then (the caller holds it). A storage that
-    /// reaches its table through a protocol takes the steps one by one
-    /// (``isIdle``, ``pinFirst()`` or ``pinAgain()``, ``pinnedElements``): a
-    /// mutating call that returns a value through a storage's table is not
-    /// inlined (Findings 46).
+    /// The buffer stays valid until the matching end, for the reasons in the
+    /// type's documentation, provided the value that holds this array lives
+    /// until then (the caller holds it). A storage that reaches its table
+    /// through a protocol takes the steps one by one (``isIdle``,
+    /// ``pinFirst()`` or ``pinAgain()``, ``pinnedElements``).
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
@@ -117,15 +117,13 @@ internal struct PinnedArray<Element> {
     /// reaches its table through a protocol takes the steps one by one
     /// (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
     ///
-    /// - Returns: `true` when it freed the last retired buffer (the elements
-    ///   changed during the dispatches), or ended the last dispatch in flight
-    ///   while they were flagged: none is in flight any more.
-    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    /// - Returns: How the dispatch ended (see ``endDispatchAfterChange()``).
+    /// - Complexity: O(1).
     @inlinable @inline(__always)
-    internal mutating func endDispatch() -> Bool {
+    internal mutating func endDispatch() -> DispatchEnd<Element> {
         guard _fastPath(isPinnedOnce) else { return endDispatchAfterChange() }
         unpin()
-        return false
+        return .ended(wasLast: false)
     }
 
     /// Whether no dispatch is in flight: the one that begins now begins with
@@ -184,29 +182,54 @@ internal struct PinnedArray<Element> {
 
     /// Ends the dispatch begun last when not ``isPinnedOnce``: unpins the
     /// buffer of `elements` when it is still the one the dispatch pinned,
-    /// otherwise the last retired buffer, freeing it when no dispatch in
-    /// flight pins it any more (see the type's documentation).
+    /// otherwise the last retired buffer, which it hands over to the caller
+    /// when no dispatch in flight pins it any more (see the type's
+    /// documentation).
     ///
-    /// - Returns: `true` when it freed the last retired buffer (the elements
-    ///   changed during the dispatches), or ended the last dispatch in flight
-    ///   while they were flagged: none is in flight any more.
-    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
+    /// A buffer handed over is out of the array, which is consistent
+    /// without it, but for the retired bit of ``state``, left set so that a
+    /// change made while the buffer is dropped counts as made during this
+    /// dispatch (``isDispatching``) and is announced when it ends. The caller
+    /// drops the buffer once its access to this array has ended, then calls
+    /// ``endRelease()``: dropping it may free targets, whose deinits may use
+    /// the storage (add, remove, dispatch), which must not happen while an
+    /// access to the array is open or its state half-changed.
+    ///
+    /// - Complexity: O(1).
     @inlinable @inline(never)
-    internal mutating func endDispatchAfterChange() -> Bool {
-        var freedLast = false
+    internal mutating func endDispatchAfterChange() -> DispatchEnd<Element> {
         if isPinned {
             state -= Self.pinnedOnce
         } else {
             precondition(!retired.isEmpty, "a dispatch ended that no buffer was pinned for")
             retired[retired.count - 1].pins -= 1
-            if retired[retired.count - 1].pins == 0 { freedLast = releaseRetired() }
+            if retired[retired.count - 1].pins == 0 { return .released(retired.removeLast().buffer) }
         }
-        // The last dispatch in flight ended flagged.
-        if state == Self.flagged {
-            state = 0
-            return true
-        }
-        return freedLast
+        return .ended(wasLast: endFlagged())
+    }
+
+    /// Finishes the end of a dispatch that handed over a buffer
+    /// (``DispatchEnd/released(_:)``), after the caller dropped it. Any dispatch that the drop began has ended, so `retired` is what it
+    /// was before the drop.
+    ///
+    /// - Returns: `true` when no retired buffer is left (the elements changed
+    ///   during the dispatches, which have all ended), or when this ended the
+    ///   last dispatch in flight while they were flagged.
+    /// - Complexity: O(1).
+    @usableFromInline @inline(never)
+    internal mutating func endRelease() -> Bool {
+        let isLast = retired.isEmpty
+        if isLast { state &= ~1 }
+        return endFlagged() || isLast
+    }
+
+    /// Clears ``state`` when the last dispatch in flight ended flagged, and
+    /// answers whether it did.
+    @inlinable
+    internal mutating func endFlagged() -> Bool {
+        guard state == Self.flagged else { return false }
+        state = 0
+        return true
     }
 
     /// Calls `update` with each element of each retired buffer, in place:
@@ -231,30 +254,19 @@ internal struct PinnedArray<Element> {
             }
         }
     }
+}
 
-    /// Frees the buffer retired last, which no dispatch in flight pins any
-    /// more, and answers whether none is left.
-    ///
-    /// Freeing a buffer may free a target, and its deinit may use the
-    /// multiplexer again: dispatch, and change it from a callback. So the
-    /// buffer is first taken out and this array made consistent again; it is
-    /// dropped after that, and a dispatch begun by a deinit meanwhile ends
-    /// before the drop returns, having freed what it retired itself.
-    @usableFromInline @inline(never)
-    internal mutating func releaseRetired() -> Bool {
-        let freed = retired.removeLast().buffer
-        let isLast = retired.isEmpty
-        // Dropped here, while the retired bit is still set: a change that a
-        // deinit makes meanwhile is made while this dispatch is in flight
-        // (`isDispatching`), and announced when it ends, as in the closure
-        // strategies. A dispatch begun by a deinit meanwhile pins `elements`
-        // and ends before the drop returns; if a change during it retired a
-        // buffer, its end frees that one, finds none left, and announces then,
-        // from inside the deinit (as before the count; Findings 47).
-        _ = consume freed
-        if retired.isEmpty { state &= ~1 }
-        return isLast
-    }
+/// How a dispatch over a ``PinnedArray`` ended.
+@frozen @usableFromInline
+internal enum DispatchEnd<Element> {
+    /// It ended; `wasLast` when it was the last in flight and they were
+    /// flagged (``PinnedArray/flagDispatches()``).
+    case ended(wasLast: Bool)
+    /// It was the last to read this buffer, retired by a change and now out
+    /// of the array: the caller drops it once its access to the array has
+    /// ended, then calls ``PinnedArray/endRelease()``, which says whether it
+    /// was the last dispatch in flight.
+    case released(ContiguousArray<Element>)
 }
 
 /// A buffer of a ``PinnedArray`` that dispatches in flight still read, and how

@@ -125,7 +125,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return entry
     }
 
-    /// Removes the registrations whose values satisfy `shouldRemove`.
+    /// Removes the registrations whose values satisfy `shouldRemove`. The
+    /// entries are released inside this access: the callers remove only
+    /// registrations whose weak reference is gone, which own no target.
     ///
     /// - Complexity: O(*n*).
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
@@ -183,15 +185,21 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal mutating func unpin() { registrations.unpin() }
 
     /// Ends the dispatch begun last when not ``isPinnedOnce`` (see
-    /// ``PinnedArray/endDispatchAfterChange()``).
+    /// ``PinnedArray/endDispatchAfterChange()``): a buffer that no dispatch
+    /// reads any more is handed over, for the caller to drop outside its
+    /// access to the table, then to call ``endRelease()``.
+    @inlinable @inline(__always)
+    internal mutating func endDispatchAfterChange() -> DispatchEnd<Entry> {
+        registrations.endDispatchAfterChange()
+    }
+
+    /// Finishes the end of a dispatch that handed over a buffer, once it is
+    /// dropped (see ``PinnedArray/endRelease()``).
     ///
     /// - Returns: `true` when it was the last dispatch in flight and the
     ///   registrations changed during the dispatches.
-    /// - Complexity: O(1), plus freeing what was retired during the dispatch.
     @inlinable @inline(__always)
-    internal mutating func endDispatchAfterChange() -> Bool {
-        registrations.endDispatchAfterChange()
-    }
+    internal mutating func endRelease() -> Bool { registrations.endRelease() }
 
     /// Stops the dispatches in flight from calling a registration that just
     /// ended (its owner went) and was removed: clears the messages of the

@@ -53,10 +53,11 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
     }
 
     /// The writers' state, under the lock: the registrations, and the
-    /// snapshots replaced but not yet freed (each retained once).
+    /// snapshots replaced but not yet freed (each retained once, as objects:
+    /// code that moves them needs no metadata of the schema's).
     internal struct Writers: @unchecked Sendable {
         var table = Table()
-        var retired: [Unmanaged<Snapshot>] = []
+        var retired: [Unmanaged<AnyObject>] = []
         var respondersDidChange: (() -> Void)?
     }
 
@@ -111,14 +112,16 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
 
     /// Changes the registrations with `change` and, when it says they
     /// changed, publishes them; then frees the retired snapshots if no
-    /// dispatch is in flight.
+    /// dispatch is in flight, once the lock is released.
     private func write(_ change: (inout Table) -> Bool) {
-        let announce = CallableFromAnyThread(locked { writers -> (() -> Void)? in
+        let (announce, freed) = locked { writers -> (CallableFromAnyThread<(() -> Void)?>, [Unmanaged<AnyObject>]?) in
             let before = writers.table.respondingBits
-            guard change(&writers.table) else { return nil }
+            guard change(&writers.table) else { return (CallableFromAnyThread(nil), nil) }
             publish(&writers)
-            return writers.table.respondingBits == before ? nil : writers.respondersDidChange
-        })
+            let handler = writers.table.respondingBits == before ? nil : writers.respondersDidChange
+            return (CallableFromAnyThread(handler), takeRetired(&writers))
+        }
+        if let freed { Self.release(freed) }
         // A reader that left while this writer held the lock did not wait for it (`readersLeft`): free what it
         // would have.
         if fanout_reclaim_pending(published) != 0 { readersLeft() }
@@ -128,12 +131,9 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
     /// Publishes the registrations as a new snapshot and retires the one it
     /// replaces; the caller holds the lock.
     private func publish(_ writers: inout Writers) {
-        do {
-            let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
-            let replaced = fanout_publish(published, snapshot)
-            writers.retired.append(Unmanaged<Snapshot>.fromOpaque(replaced.unsafelyUnwrapped))
-            freeRetired(&writers)
-        }
+        let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
+        let replaced = fanout_publish(published, snapshot)
+        writers.retired.append(Unmanaged<AnyObject>.fromOpaque(replaced.unsafelyUnwrapped))
     }
 
     /// Called when the set of messages some target responds to changes
@@ -148,27 +148,45 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
         get { locked { CallableFromAnyThread($0.respondersDidChange) }.value }
         set {
             let handler = CallableFromAnyThread(newValue)
-            locked { $0.respondersDidChange = handler.value }
+            let replaced = locked { writers in
+                defer { writers.respondersDidChange = handler.value }
+                return CallableFromAnyThread(writers.respondersDidChange)
+            }
+            // Released here, after the lock: what the old handler captured may have a deinit that calls this storage.
+            _ = consume replaced
         }
     }
 
-    /// Frees the retired snapshots when no reader is counted; the caller
-    /// holds the lock, so no snapshot is retired meanwhile.
-    private func freeRetired(_ writers: inout Writers) {
-        guard !writers.retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return }
-        for snapshot in writers.retired { snapshot.release() }
-        writers.retired.removeAll()
+    /// Takes the retired snapshots out of the writers' state when no reader
+    /// is counted, for the caller to release once it has released the lock
+    /// (``release(_:)``); the caller holds the lock, so no snapshot is
+    /// retired meanwhile.
+    private func takeRetired(_ writers: inout Writers) -> [Unmanaged<AnyObject>]? {
+        guard !writers.retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return nil }
+        var taken: [Unmanaged<AnyObject>] = []
+        swap(&taken, &writers.retired)
+        return taken
+    }
+
+    /// Releases snapshots taken out of the writers' state, with the lock
+    /// released: releasing a snapshot may free targets, and a target's deinit
+    /// may call this storage (`remove(self)`, `add`, a dispatch), which takes
+    /// the lock. No reader can reach them: each was replaced, and no reader
+    /// that read it is left (``takeRetired(_:)``).
+    private static func release(_ snapshots: [Unmanaged<AnyObject>]) {
+        for snapshot in snapshots { snapshot.release() }
     }
 
     /// Called by the last reader out while snapshots are retired.
     @usableFromInline @inline(never)
     internal func readersLeft() {
         // Without waiting for the lock: whoever holds it checks again once it has released it (`write`, or the
-        // reader freeing now), so the snapshots are freed all the same. A dispatcher that waited for a writer's
-        // lock slept in the kernel: 20-50 ns per delivery with one mutator instead of 2-5 (the contention family).
+        // reader freeing now), so the snapshots are freed all the same. A dispatcher that waits for a writer's lock
+        // sleeps in the kernel, which the contention benchmarks measure.
         guard fanout_lock_try(lock) != 0 else { return }
-        defer { fanout_lock_unlock(lock) }
-        freeRetired(&writers)
+        let freed = takeRetired(&writers)
+        fanout_lock_unlock(lock)
+        if let freed { Self.release(freed) }
     }
 
     /// Registers `target` strongly; registering it again does nothing.
@@ -187,7 +205,13 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
     /// - Complexity: O(*n*) under the lock.
     public func remove(_ target: Schema.Target) {
         let id = Schema.identity(of: target)
-        write { table in table.remove(id) != nil }
+        var removed: Table.Entry?
+        write { table in
+            removed = table.remove(id)
+            return removed != nil
+        }
+        // Released here, after the lock (usually not the last reference: the snapshot replaced holds the target too).
+        _ = consume removed
     }
 
     /// The number of registered targets.

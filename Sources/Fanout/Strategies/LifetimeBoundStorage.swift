@@ -1,3 +1,5 @@
+import FanoutSupport
+
 /// A multiplexer with weak semantics and no weak load per delivery, for
 /// behaviours whose lifetime is bound to an object: their own (a
 /// ``RegistrationHolder``) or their owner's.
@@ -55,14 +57,23 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     /// A dispatch pins it and reads it in place; every access is
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
+    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
+    @usableFromInline
+    internal var table = Table()
+    #else
     @exclusivity(unchecked) @usableFromInline
     internal var table = Table()
+    #endif
 
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
     /// How many registrations are weak references (targets that are not holders).
     private var weaklyHeld = 0
+
+    /// How many registrations are holders bound to their own lifetime, retained
+    /// for each call.
+    private var selfBound = 0
 
     internal var announcement = RespondersAnnouncement()
 
@@ -162,6 +173,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         } else {
             weaklyHeld += 1
         }
+        if hold == .retainedPerCall { selfBound += 1 }
         table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
     }
 
@@ -175,6 +187,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
             confinement.run(self) {
                 guard let entry = table.remove(Schema.identity(of: target)) else { return }
                 if entry.value.hold == .weak { weaklyHeld -= 1 }
+                if entry.value.hold == .retainedPerCall { selfBound -= 1 }
             }
         }
     }
@@ -182,10 +195,13 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     /// Ends a registration whose bag is being deallocated: its holder's, or
     /// its owner's.
     private func end(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
-        announcingChanges { endNow(registration, id: id) }
+        let removed = announcingChanges { endNow(registration, id: id) }
+        // Released last, with the table consistent and the change announced: it may hold the last reference to a
+        // target bound to an owner, whose deinit may use this storage.
+        _ = consume removed
     }
 
-    private func endNow(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
+    private func endNow(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) -> Table.Entry? {
         confinement.begin(self)
         defer { confinement.end() }
         #if DEBUG
@@ -197,14 +213,18 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         registration.deactivate()
         // Only this registration ends. If its target was removed and added again during a dispatch, that
         // dispatch's buffer still holds this registration (and the bag its token), and the id names the new one.
-        table.remove(id, if: { $0.registration === registration })
+        let removed = table.remove(id, if: { $0.registration === registration })
+        if removed?.value.hold == .retainedPerCall { selfBound -= 1 }
         // A dispatch in flight calls it no more; one registered again since is another registration.
         table.silenceEnded { $0.value.registration === registration }
+        return removed
     }
 
-    /// The number of live registered targets; drops dead weakly held ones first.
+    /// The number of live registered targets; drops dead weakly held ones
+    /// first. A holder inside its own deinit is not counted.
     ///
-    /// - Complexity: O(1) when every target is bound; O(*n*) otherwise.
+    /// - Complexity: O(1) when every target is bound to an owner; O(*n*)
+    ///   otherwise.
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
@@ -213,19 +233,21 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
                     table.removeAll(where: \.isDeadWeakReference)
                     weaklyHeld -= before - table.count
                 }
-                return table.count
+                guard selfBound > 0 else { return table.count }
+                return table.count - table.entries.count { $0.value.registration.isDeallocating }
             }
         }
     }
 
-    /// Whether any live registered target responds to `key`. Bound targets
-    /// leave the table when they die; weakly held ones must be loaded.
+    /// Whether any live registered target responds to `key`. Targets bound
+    /// to an owner leave the table when it dies; weakly held ones must be
+    /// loaded, and a holder may be inside its deinit.
     public func responds(to key: Schema.Key) -> Bool {
         confinement.run(self) {
             guard table.responds(to: key) else { return false }
-            guard weaklyHeld > 0 else { return true }
+            guard weaklyHeld > 0 || selfBound > 0 else { return true }
             return table.entries.contains {
-                $0.value.registration.isActive && $0.messages.contains(key) && !$0.value.isDeadWeakReference
+                $0.value.registration.isActive && $0.messages.contains(key) && !$0.value.registration.isGone
             }
         }
     }
@@ -296,8 +318,11 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         let hold = entry.pointee.value.hold
         assert(hold != .strong, "a target bound to an owner is called from its entry, not here")
         if hold == .retainedPerCall {
-            // Explicit: a copy of `pointee` is optimized into a borrow, which would not keep the target alive.
-            _ = entry.pointee.value.registration.object.unsafelyUnwrapped.retain()
+            // Retained unless it is inside its own deinit: a holder stays registered until its bag goes, after the
+            // deinit's body, and is then not called, as a weak load would not load it. Explicit: a copy of
+            // `pointee` is optimized into a borrow, which would not keep the target alive.
+            let object = entry.pointee.value.registration.object.unsafelyUnwrapped.toOpaque()
+            guard swift_tryRetain(object) != nil else { return true }
         } else if hold == .weak {
             guard let object = entry.pointee.value.registration.weakObject else { return true }
             _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
@@ -392,6 +417,17 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// Whether this is a weak registration whose target has been deallocated.
     /// (The other registrations end themselves when their bag goes.)
     var isDeadWeakReference: Bool { hold == .weak && weakObject == nil }
+
+    /// Whether the target of a holder bound to its own lifetime is inside its
+    /// deinit, whose bag ends this registration only after the deinit's body.
+    @inlinable
+    var isDeallocating: Bool {
+        hold == .retainedPerCall && swift_isDeallocating(object.unsafelyUnwrapped.toOpaque())
+    }
+
+    /// Whether the target is gone or going: a dead weak reference, or a holder
+    /// inside its deinit.
+    var isGone: Bool { isDeadWeakReference || isDeallocating }
 
     init(_ target: Schema.Target, hold: Hold) {
         self.hold = hold

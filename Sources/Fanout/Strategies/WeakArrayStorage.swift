@@ -26,8 +26,13 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
     /// A dispatch pins it and reads it in place; every other access is
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
+    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
+    @usableFromInline
+    internal var table = Table()
+    #else
     @exclusivity(unchecked) @usableFromInline
     internal var table = Table()
+    #endif
 
     @usableFromInline
     internal let confinement = ThreadConfinement()

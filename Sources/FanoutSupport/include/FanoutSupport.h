@@ -3,8 +3,9 @@
 
 // The few things the Fanout library needs from C: the concurrent storage's
 // lock and atomics, the schema registry's lock, a thread-local record of the
-// targets being added, and the debug-build check that a single-threaded
-// multiplexer is used from one thread at a time.
+// targets being added, the debug-build check that a single-threaded
+// multiplexer is used from one thread at a time, and the runtime's test of an
+// object being deinitialized.
 
 #include <stdint.h>
 
@@ -129,5 +130,19 @@ int fanout_confinement_enter(fanout_confinement *confinement);
 
 /// Leaves the call entered last.
 void fanout_confinement_exit(fanout_confinement *confinement);
+
+// MARK: - An object being deinitialized
+//
+// A `RegistrationHolder` bound to its own lifetime stays registered in
+// `lifetimeBound` until its bag goes, after the body of its deinit: a message
+// sent from that deinit must not reach it. The Swift runtime's own entry
+// points (exported by every Swift runtime) tell, without a weak reference.
+
+/// Retains the Swift object `object` and returns it, unless it is being
+/// deinitialized: then returns NULL and changes nothing.
+void *swift_tryRetain(void *object);
+
+/// Whether the Swift object `object` is being deinitialized.
+_Bool swift_isDeallocating(void *object);
 
 #endif
