@@ -51,9 +51,11 @@ public final class Multiplexer<Storage: Multiplexing>: Multiplexing {
         storage = Storage()
         // The strategy whose multiplexer type this is: `DispatchStrategy` is
         // the one list of strategies.
-        guard let strategy = DispatchStrategy.allCases.first(where: {
-            ObjectIdentifier($0.multiplexerType(for: Schema.self)) == ObjectIdentifier(Self.self)
-        }) else {
+        guard
+            let strategy = DispatchStrategy.allCases.first(where: {
+                ObjectIdentifier($0.multiplexerType(for: Schema.self)) == ObjectIdentifier(Self.self)
+            })
+        else {
             preconditionFailure("\(Storage.self) is not one of Fanout's storages (Documentation/WritingAStrategy.md)")
         }
         kindBit = strategy.deliveryBit

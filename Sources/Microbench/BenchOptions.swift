@@ -91,9 +91,11 @@ public struct BenchOptions: Equatable, Sendable {
                     continue
                 }
                 guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
-                    throw UsageError(sawSubcommand
-                        ? "unexpected argument '\(argument)'"
-                        : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide)")
+                    throw UsageError(
+                        sawSubcommand
+                            ? "unexpected argument '\(argument)'"
+                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide)"
+                    )
                 }
                 options.subcommand = subcommand
                 sawSubcommand = true
@@ -164,10 +166,18 @@ public struct BenchOptions: Equatable, Sendable {
             case "--summary": options.summaryPath = try value()
             case "--records": options.recordsPath = try value()
             case "--benchmark-json": options.benchmarkJSONPath = try value()
-            case "--no-instructions": try noValue(); options.countsOnly = true
-            case "--quick": try noValue(); options.quick = true
-            case "--no-progress": try noValue(); options.showsProgress = false
-            case "--help", "-h": try noValue(); options.showsHelp = true
+            case "--no-instructions":
+                try noValue()
+                options.countsOnly = true
+            case "--quick":
+                try noValue()
+                options.quick = true
+            case "--no-progress":
+                try noValue()
+                options.showsProgress = false
+            case "--help", "-h":
+                try noValue()
+                options.showsHelp = true
             default: throw UsageError("unknown option '\(flag)'")
             }
         }

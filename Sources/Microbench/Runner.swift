@@ -62,7 +62,8 @@ public struct Runner {
     ) -> [CaseMeasurement] {
         let colds = cases.map { $0.coldSetUp?() }
         let bodies = cases.indices.map { index in
-            colds[index].map { cold in { iterations in for _ in 0..<iterations { cold.operation() } } } ?? cases[index].setUp()
+            colds[index].map { cold in { iterations in for _ in 0..<iterations { cold.operation() } } }
+                ?? cases[index].setUp()
         }
         let iterations = cases.indices.map { colds[$0] == nil ? calibrate(bodies[$0]) : 1 }
         let clockCost = colds.contains { $0 != nil } ? Self.clockCost() : 0
@@ -82,7 +83,8 @@ public struct Runner {
                         samples[index].append(max(0, Double(elapsed) - clockCost))
                     }
                 } else {
-                    let body = bodies[index], count = iterations[index]
+                    let body = bodies[index]
+                    let count = iterations[index]
                     _ = time(body, count)  // re-warm caches after the other cases ran
                     for _ in 0..<share {
                         samples[index].append(Double(time(body, count)) / Double(count))

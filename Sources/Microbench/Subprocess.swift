@@ -28,7 +28,8 @@ public enum Subprocess {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         do { try process.run() } catch {

@@ -27,7 +27,10 @@ public final class ScrollView {
     public init() {}
 
     private func cacheResponses() {
-        guard let delegate else { return delegateResponds = MessageSet() }
+        guard let delegate else {
+            delegateResponds = MessageSet()
+            return
+        }
         delegateResponds = MessageSet { delegate.responds(to: $0) }
     }
 

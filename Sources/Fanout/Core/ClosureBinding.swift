@@ -33,8 +33,10 @@ extension ClosureBinding {
     private func bindNow(_ target: Schema.Target) {
         confinement.begin(self)
         defer { confinement.end() }
-        guard let (id, messages) = RegistrationTable<Schema, Void>.newMember(
-            target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+        guard
+            let (id, messages) = RegistrationTable<Schema, Void>.newMember(
+                target, addingTo: self, isRegistered: { self.table.contains($0) })
+        else { return }
         table.append((), id: id, messages: messages)
         for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
             bind(message, to: target, id: id)
@@ -42,7 +44,9 @@ extension ClosureBinding {
     }
 
     private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
-        withSlot(for: message.key) { slot in ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards) }
+        withSlot(for: message.key) { slot in
+            ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards)
+        }
     }
 
     /// Unregisters `target`, taking it out of its lists (and their closures).

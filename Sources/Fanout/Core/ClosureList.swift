@@ -38,11 +38,11 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
     #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-    @usableFromInline
-    final var responders = IdentifiedList<Handler>()
+        @usableFromInline
+        final var responders = IdentifiedList<Handler>()
     #else
-    @exclusivity(unchecked) @usableFromInline
-    final var responders = IdentifiedList<Handler>()
+        @exclusivity(unchecked) @usableFromInline
+        final var responders = IdentifiedList<Handler>()
     #endif
 
     /// One target that responds to the message, and, in a storage that
@@ -178,14 +178,16 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
         let list: ClosureList
         if let existing = slot {
             guard let typed = existing as? ClosureList else {
-                preconditionFailure("\(M.Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
+                preconditionFailure(
+                    "\(M.Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
             }
             list = typed
         } else {
             list = ClosureList()
             slot = list
         }
-        list.responders.append(Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
+        list.responders.append(
+            Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
@@ -247,7 +249,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
                 while index < Swift.min(old, count) {
                     ReusedAnswers.destroy(slots + index, skipping: boxedType)
                     ReusedAnswers.initialize(
-                        slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments), boxing: box, boxedType: boxedType)
+                        slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments), boxing: box,
+                        boxedType: boxedType)
                     index &+= 1
                 }
                 var spare = count
@@ -304,7 +307,10 @@ internal enum ReusedAnswers {
         let metadata = raw.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
         guard metadata != 0 else { return }
         if _isPOD(Trivial.self) && ExistentialLayout.storesInline(Trivial.self)
-            && metadata == ExistentialLayout.identity(of: Trivial.self) { return }
+            && metadata == ExistentialLayout.identity(of: Trivial.self)
+        {
+            return
+        }
         raw.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
     }
 
@@ -321,13 +327,17 @@ internal enum ReusedAnswers {
     internal static func initialize<Answer, Boxed>(
         _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type
     ) {
-        guard ExistentialLayout.isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
-            && ExistentialLayout.storesInline(Answer.self) else {
+        guard
+            ExistentialLayout.isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
+                && ExistentialLayout.storesInline(Answer.self)
+        else {
             return slot.initialize(to: box(answer))
         }
         let raw = UnsafeMutableRawPointer(slot)
         raw.storeBytes(of: answer, as: Answer.self)
-        raw.storeBytes(of: ExistentialLayout.identity(of: Answer.self), toByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
+        raw.storeBytes(
+            of: ExistentialLayout.identity(of: Answer.self), toByteOffset: ExistentialLayout.metadataOffset,
+            as: UInt.self)
     }
 }
 
@@ -361,7 +371,8 @@ extension Unmanaged where Instance: ClosureListStorage {
         _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
-        let confined = beginCall(); defer { confined.end() }  // a call of the storage, to its end
+        let confined = beginCall()
+        defer { confined.end() }  // a call of the storage, to its end
         // The list's pin marks the dispatch in flight: the storage counts nothing of its own (a list whose dispatches
         // end flagged, or after a change, tells it; see `CountedDispatchStorage`).
         if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),

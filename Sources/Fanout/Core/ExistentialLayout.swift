@@ -15,11 +15,16 @@ internal enum ExistentialLayout {
     @usableFromInline
     internal static let isKnown: Bool = {
         guard Portability.usesLayoutFastPaths,
-              MemoryLayout<Any>.size == metadataOffset + MemoryLayout<UnsafeRawPointer>.size,
-              MemoryLayout<Any?>.size == MemoryLayout<Any>.size,
-              MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride else { return false }
-        let word = 0x5eed_f00d, object = Marker()
-        let none = words(of: nil), some = words(of: ()), integer = words(of: word), reference = words(of: object)
+            MemoryLayout<Any>.size == metadataOffset + MemoryLayout<UnsafeRawPointer>.size,
+            MemoryLayout<Any?>.size == MemoryLayout<Any>.size,
+            MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride
+        else { return false }
+        let word = 0x5eed_f00d
+        let object = Marker()
+        let none = words(of: nil)
+        let some = words(of: ())
+        let integer = words(of: word)
+        let reference = words(of: object)
         return none[3] == 0 && some[3] != 0
             && integer[3] == identity(of: Int.self) && integer[0] == UInt(word)
             && reference[3] == identity(of: Marker.self)
@@ -35,7 +40,9 @@ internal enum ExistentialLayout {
         let slot = UnsafeMutablePointer<Any?>.allocate(capacity: 1)
         slot.initialize(to: value)
         defer { slot.deinitialize(count: 1).deallocate() }
-        return (0..<4).map { UnsafeRawPointer(slot).load(fromByteOffset: $0 * MemoryLayout<UInt>.stride, as: UInt.self) }
+        return (0..<4).map {
+            UnsafeRawPointer(slot).load(fromByteOffset: $0 * MemoryLayout<UInt>.stride, as: UInt.self)
+        }
     }
 
     /// The metadata pointer of `type`, as an `Any` holding a `type` stores it.
@@ -69,8 +76,10 @@ internal func exactly<T>(_ values: [Any], at position: Int, as type: T.Type) -> 
     if ExistentialLayout.storesInline(T.self) && ExistentialLayout.isKnown {
         return values.withUnsafeBufferPointer { buffer in
             let slot = UnsafeRawPointer(buffer.baseAddress! + position)
-            guard slot.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
-                == ExistentialLayout.identity(of: T.self) else { return nil }
+            guard
+                slot.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
+                    == ExistentialLayout.identity(of: T.self)
+            else { return nil }
             return slot.load(as: T.self)
         }
     }

@@ -15,11 +15,11 @@ public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     /// A sentence naming the selector and what was expected.
     public var description: String {
         switch self {
-        case let .unrecognizedSelector(selector, known):
+        case .unrecognizedSelector(let selector, let known):
             "unrecognized selector '\(selector)'; known selectors: \(known.joined(separator: ", "))"
-        case let .wrongArgumentCount(selector, expected, actual, types):
+        case .wrongArgumentCount(let selector, let expected, let actual, let types):
             "'\(selector)' takes \(expected) argument\(expected == 1 ? "" : "s") (\(types.joined(separator: ", "))), got \(actual)"
-        case let .wrongArgumentType(selector, position, expected, actual):
+        case .wrongArgumentType(let selector, let position, let expected, let actual):
             "'\(selector)' argument \(position) must be \(expected), got \(actual)"
         }
     }

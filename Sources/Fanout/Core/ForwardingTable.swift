@@ -47,7 +47,9 @@ internal final class Forwarder {
 
     /// Calls the forwarder with `handlers` borrowed; the error it throws, if
     /// any.
-    func forward(_ arguments: [Any], to handlers: Unmanaged<AnyClosureList>?, into answers: inout [Any?]) -> ForwardingError? {
+    func forward(_ arguments: [Any], to handlers: Unmanaged<AnyClosureList>?, into answers: inout [Any?])
+        -> ForwardingError?
+    {
         guard let handlers else { return call(arguments, nil, &answers) }
         return handlers._withUnsafeGuaranteedRef { call(arguments, $0, &answers) }
     }

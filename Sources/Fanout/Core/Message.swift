@@ -117,10 +117,11 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// optimizer cannot delete would otherwise allocate a box for the
     /// unpacker and the selector at every message.
     @usableFromInline
-    internal let forwarderMaker: (
-        _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
-        _ selector: String
-    ) -> MessageForwarder
+    internal let forwarderMaker:
+        (
+            _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
+            _ selector: String
+        ) -> MessageForwarder
 
     /// Unpacks the arguments and calls the closures a closure strategy bound
     /// for the message, boxing the answers: `forward`'s whole delivery, made
@@ -138,10 +139,11 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
         pair: PairSlot<Schema.Target, Arguments, Result>? = nil,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
-        forwarderMaker: @escaping (
-            _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
-            _ selector: String
-        ) -> MessageForwarder
+        forwarderMaker:
+            @escaping (
+                _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
+                _ selector: String
+            ) -> MessageForwarder
     ) {
         self.key = key
         self.body = body

@@ -113,7 +113,8 @@ extension Delivering {
     ///   visits for this message.
     @inlinable
     @inline(__always)
-    public func send<First, Second>(_ message: Message<Schema, (First, Second), Void>, _ first: First, _ second: Second) {
+    public func send<First, Second>(_ message: Message<Schema, (First, Second), Void>, _ first: First, _ second: Second)
+    {
         deliver(message, first, second) { _ in true }
     }
 

@@ -12,12 +12,12 @@
 @usableFromInline
 internal enum Portability {
     #if FANOUT_PORTABLE || !(os(Linux) && arch(x86_64))
-    /// The portable paths are taken.
-    @inlinable
-    internal static var usesLayoutFastPaths: Bool { false }
+        /// The portable paths are taken.
+        @inlinable
+        internal static var usesLayoutFastPaths: Bool { false }
     #else
-    /// The fast paths are taken (Linux x86-64, where they are tested).
-    @inlinable
-    internal static var usesLayoutFastPaths: Bool { true }
+        /// The fast paths are taken (Linux x86-64, where they are tested).
+        @inlinable
+        internal static var usesLayoutFastPaths: Bool { true }
     #endif
 }

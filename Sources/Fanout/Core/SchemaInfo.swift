@@ -40,15 +40,19 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         let keys = Array(Schema.Key.allCases)
         let schema = "\(Schema.self)"
         refuse(unless: !keys.isEmpty, "\(schema): \(Schema.Key.self) has no cases")
-        refuse(unless: keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
+        refuse(
+            unless: keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
         for (position, key) in keys.enumerated() {
             refuse(
                 unless: key.ordinal == position,
-                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)")
+                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)"
+            )
         }
         var selectors = Set<String>()
         for key in keys {
-            refuse(unless: selectors.insert(key.rawValue).inserted, "\(schema): two of \(Schema.Key.self)'s cases have the selector '\(key.rawValue)'")
+            refuse(
+                unless: selectors.insert(key.rawValue).inserted,
+                "\(schema): two of \(Schema.Key.self)'s cases have the selector '\(key.rawValue)'")
         }
         let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
         var visitor = MessageCollector<Schema>()
@@ -58,7 +62,8 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
             for (ordinal, message) in visited.enumerated() {
                 refuse(
                     unless: type(of: message) == type(of: listed[ordinal]),
-                    "\(schema).visitMessages visits '\(keys[ordinal].rawValue)' as \(type(of: message)), but \(schema).messages lists it as \(type(of: listed[ordinal]))")
+                    "\(schema).visitMessages visits '\(keys[ordinal].rawValue)' as \(type(of: message)), but \(schema).messages lists it as \(type(of: listed[ordinal]))"
+                )
             }
         }
         messages = listed
@@ -92,11 +97,12 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         // Built outside the lock, as the schema's glue is user code; when two
         // threads race, the first one stored is the one kept.
         let built = SchemaInfo()
-        return unsafeDowncast(SchemaRegistry.locked { registry in
-            if let info = registry[key] { return info }
-            registry[key] = built
-            return built
-        }, to: SchemaInfo.self)
+        return unsafeDowncast(
+            SchemaRegistry.locked { registry in
+                if let info = registry[key] { return info }
+                registry[key] = built
+                return built
+            }, to: SchemaInfo.self)
     }
 
     /// Checks the schema's glue, once per schema; see ``SchemaInfo``.

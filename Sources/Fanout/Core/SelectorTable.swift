@@ -56,7 +56,8 @@ internal struct SelectorTable: Sendable {
     @inline(__always)
     private func find(_ selector: String) -> (ordinal: Int?, probes: Int) {
         let hash = Self.hash(selector)
-        var bucket = hash & mask, probes = 1
+        var bucket = hash & mask
+        var probes = 1
         while true {
             let entry = buckets[bucket]
             if entry.ordinal == 0 { return (nil, probes) }
@@ -89,7 +90,8 @@ internal struct SelectorTable: Sendable {
                 let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self))
                 hash = (hash.rotatedLeft(5) ^ word) &* multiplier
             } else if offset < bytes.count {
-                var word: UInt64 = 0, shift: UInt64 = 0
+                var word: UInt64 = 0
+                var shift: UInt64 = 0
                 while offset < bytes.count {
                     word |= UInt64(base[offset]) &<< shift
                     shift &+= 8

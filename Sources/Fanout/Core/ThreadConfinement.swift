@@ -11,8 +11,8 @@ import FanoutSupport
 @usableFromInline
 internal struct ThreadConfinement {
     #if DEBUG
-    @usableFromInline
-    internal let state = State()
+        @usableFromInline
+        internal let state = State()
     #endif
 
     @inlinable
@@ -25,7 +25,7 @@ internal struct ThreadConfinement {
     @inline(__always)
     internal func begin(_ owner: AnyObject) {
         #if DEBUG
-        state.enter(owner)
+            state.enter(owner)
         #endif
     }
 
@@ -34,7 +34,7 @@ internal struct ThreadConfinement {
     @inline(__always)
     internal func end() {
         #if DEBUG
-        state.exit()
+            state.exit()
         #endif
     }
 
@@ -47,30 +47,30 @@ internal struct ThreadConfinement {
     }
 
     #if DEBUG
-    /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`).
-    @usableFromInline
-    internal final class State {
-        private let record = fanout_confinement_create()
-
+        /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`).
         @usableFromInline
-        init() {}
+        internal final class State {
+            private let record = fanout_confinement_create()
 
-        deinit { fanout_confinement_destroy(record) }
+            @usableFromInline
+            init() {}
 
-        @usableFromInline
-        func enter(_ owner: AnyObject) {
-            guard fanout_confinement_enter(record) != 0 else {
-                preconditionFailure(
-                    "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
-                        + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
-                        + "between threads instead.")
+            deinit { fanout_confinement_destroy(record) }
+
+            @usableFromInline
+            func enter(_ owner: AnyObject) {
+                guard fanout_confinement_enter(record) != 0 else {
+                    preconditionFailure(
+                        "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
+                            + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
+                            + "between threads instead.")
+                }
+            }
+
+            @usableFromInline
+            func exit() {
+                fanout_confinement_exit(record)
             }
         }
-
-        @usableFromInline
-        func exit() {
-            fanout_confinement_exit(record)
-        }
-    }
     #endif
 }

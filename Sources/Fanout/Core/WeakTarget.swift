@@ -5,13 +5,16 @@
 /// - Precondition: `Target` is a class or a class-constrained existential
 ///   (two conversions of `target` to `AnyObject` give the same object, not
 ///   two boxes: otherwise the count given back would be the box's).
-internal func uncountedCopy<Target>(of target: Target) -> (stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>) {
+internal func uncountedCopy<Target>(of target: Target) -> (
+    stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>
+) {
     let object = target as AnyObject
     // Checked in every build (not a `precondition`, which `-Ounchecked` drops, and whose message `-O` drops): a
     // value's box, released below, would be freed while the copy still names it.
     guard object === target as AnyObject else {
         fatalError(
-            "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential")
+            "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential"
+        )
     }
     let stored = UnsafeMutablePointer<Target>.allocate(capacity: 1)
     stored.initialize(to: target)

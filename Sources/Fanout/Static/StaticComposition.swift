@@ -77,7 +77,8 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
         let properties = _getUnsafePointerToStoredProperties(self)
         // A constant once specialized: for an alignment of a word or less, the
         // offset needs no rounding (and no instruction to round it).
-        let start = MemoryLayout<Elements>.alignment <= MemoryLayout<AnyObject>.alignment
+        let start =
+            MemoryLayout<Elements>.alignment <= MemoryLayout<AnyObject>.alignment
             ? properties : properties.alignedUp(for: Elements.self)
         return UnsafePointer(start.assumingMemoryBound(to: Elements.self))
     }
@@ -105,8 +106,9 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
         for key in keys {
             words[key.ordinal] = Elements._responders(to: key, at: storage)
             // Debug builds: what `storage` reads is what the property holds.
-            assert(words[key.ordinal] == withUnsafePointer(to: storedElements) { Elements._responders(to: key, at: $0) },
-                   "the group's elements are not where it reads them")
+            assert(
+                words[key.ordinal] == withUnsafePointer(to: storedElements) { Elements._responders(to: key, at: $0) },
+                "the group's elements are not where it reads them")
         }
     }
 
@@ -211,7 +213,9 @@ internal final class StaticDelivery<Arguments, Result> {
     internal let body: (_ group: AnyObject, _ arguments: Arguments, _ shouldContinue: (Result) -> Bool) -> Void
 
     @inlinable
-    internal init(_ body: @escaping (_ group: AnyObject, _ arguments: Arguments, _ shouldContinue: (Result) -> Bool) -> Void) {
+    internal init(
+        _ body: @escaping (_ group: AnyObject, _ arguments: Arguments, _ shouldContinue: (Result) -> Bool) -> Void
+    ) {
         self.body = body
     }
 }

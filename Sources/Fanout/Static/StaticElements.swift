@@ -235,8 +235,10 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at pair: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool {
-        guard Prefix._deliver(message, arguments, at: prefix(at: pair), responders: responders.map { $0 &>> 1 },
-                              while: shouldContinue)
+        guard
+            Prefix._deliver(
+                message, arguments, at: prefix(at: pair), responders: responders.map { $0 &>> 1 },
+                while: shouldContinue)
         else { return false }
         guard isSent(message.pointee.key, at: pair, responders: responders) else { return true }
         // The cast is removed once `Last` is concrete: the element is called

@@ -19,7 +19,9 @@ public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<C
 /// sparse responders cost nothing. A dispatch pins the message's list
 /// (`PinnedArray`), which keeps its targets alive until the dispatch ends,
 /// with no reference counted. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
+public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage,
+    ClosureBinding, CountedDispatchStorage
+{
     /// One list per message ordinal; `nil` until a target responding to the message is added.
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).

@@ -237,7 +237,9 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
         let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
         defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
-            snapshot.entries.withUnsafeBufferPointer { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
+            snapshot.entries.withUnsafeBufferPointer {
+                Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke)
+            }
         }
     }
 }

@@ -18,7 +18,9 @@ public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplex
 /// dispatch pins the array's buffer, which keeps every target alive until it
 /// ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
+public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+    AnnouncingStorage
+{
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -26,11 +28,11 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
     #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-    @usableFromInline
-    internal var table = Table()
+        @usableFromInline
+        internal var table = Table()
     #else
-    @exclusivity(unchecked) @usableFromInline
-    internal var table = Table()
+        @exclusivity(unchecked) @usableFromInline
+        internal var table = Table()
     #endif
 
     @usableFromInline
@@ -63,8 +65,10 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
     public func add(_ target: Schema.Target) {
         announcingChanges {
             confinement.run(self) {
-                guard let (id, messages) = Table.newMember(
-                    target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+                guard
+                    let (id, messages) = Table.newMember(
+                        target, addingTo: self, isRegistered: { self.table.contains($0) })
+                else { return }
                 table.append(target, id: id, messages: messages)
             }
         }

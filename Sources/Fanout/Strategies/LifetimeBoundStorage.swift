@@ -26,7 +26,8 @@ extension Multiplexer {
     /// counting. See ``LifetimeBoundStorage/unsafeAddUnretained(_:)`` for its
     /// precondition.
     @unsafe
-    public func unsafeAddUnretained<BoundSchema>(_ target: BoundSchema.Target) where Storage == LifetimeBoundStorage<BoundSchema> {
+    public func unsafeAddUnretained<BoundSchema>(_ target: BoundSchema.Target)
+    where Storage == LifetimeBoundStorage<BoundSchema> {
         unsafe storage.unsafeAddUnretained(target)
     }
 }
@@ -50,7 +51,9 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
+public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+    AnnouncingStorage
+{
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
@@ -58,11 +61,11 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
     #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-    @usableFromInline
-    internal var table = Table()
+        @usableFromInline
+        internal var table = Table()
     #else
-    @exclusivity(unchecked) @usableFromInline
-    internal var table = Table()
+        @exclusivity(unchecked) @usableFromInline
+        internal var table = Table()
     #endif
 
     @usableFromInline
@@ -205,10 +208,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         confinement.begin(self)
         defer { confinement.end() }
         #if DEBUG
-        precondition(
-            registration.callsInFlight == 0,
-            "a RegistrationHolder added with unsafeAddUnretained(_:) was deallocated while one of its own callbacks "
-                + "was running: register it with add(_:), which retains it for each call")
+            precondition(
+                registration.callsInFlight == 0,
+                "a RegistrationHolder added with unsafeAddUnretained(_:) was deallocated while one of its own callbacks "
+                    + "was running: register it with add(_:), which retains it for each call")
         #endif
         registration.deactivate()
         // Only this registration ends. If its target was removed and added again during a dispatch, that
@@ -292,8 +295,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
                 // load from the buffer to the call, as `existentialArray` reads its targets.
                 guard shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped)) else { return }
             } else {
-                guard deliver(toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue,
-                              invoking: invoke)
+                guard
+                    deliver(
+                        toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue,
+                        invoking: invoke)
                 else { return }
             }
             index &+= 1
@@ -328,7 +333,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
             _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
         } else {
             #if DEBUG
-            entry.pointee.value.registration.callsInFlight += 1
+                entry.pointee.value.registration.callsInFlight += 1
             #endif
         }
         let proceed = shouldContinue(invoke(entry.pointee.value.stored.pointee))
@@ -336,7 +341,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
             entry.pointee.value.registration.object.unsafelyUnwrapped.release()
         } else {
             #if DEBUG
-            entry.pointee.value.registration.callsInFlight -= 1
+                entry.pointee.value.registration.callsInFlight -= 1
             #endif
         }
         return proceed
@@ -408,10 +413,10 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     weak var bag: RegistrationBag?
 
     #if DEBUG
-    /// How many calls to an `unretained` target are on the stack: nested
-    /// dispatches count up and back down, so a deallocation anywhere inside
-    /// any of them is caught.
-    @exclusivity(unchecked) @usableFromInline var callsInFlight = 0
+        /// How many calls to an `unretained` target are on the stack: nested
+        /// dispatches count up and back down, so a deallocation anywhere inside
+        /// any of them is caught.
+        @exclusivity(unchecked) @usableFromInline var callsInFlight = 0
     #endif
 
     /// Whether this is a weak registration whose target has been deallocated.

@@ -39,7 +39,9 @@ extension Multiplexer {
 /// registered once, as the Objective-C runtime registers them, so no lookup
 /// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage, ClosureBinding, CountedDispatchStorage {
+public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage,
+    ClosureBinding, CountedDispatchStorage
+{
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
     /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
     @exclusivity(unchecked) @usableFromInline
@@ -136,7 +138,9 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
     /// - Complexity: O(*s*) for a selector of *s* characters, whatever the
     ///   number of messages (one hash and one probe).
     public func responds(toSelector selector: String) -> Bool {
-        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else { return false }
+        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
+            return false
+        }
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 

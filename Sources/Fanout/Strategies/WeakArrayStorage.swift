@@ -19,7 +19,9 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// buffer (`PinnedArray`), so it counts no reference of its own. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage, AnnouncingStorage {
+public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+    AnnouncingStorage
+{
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
 
@@ -27,11 +29,11 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
     #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-    @usableFromInline
-    internal var table = Table()
+        @usableFromInline
+        internal var table = Table()
     #else
-    @exclusivity(unchecked) @usableFromInline
-    internal var table = Table()
+        @exclusivity(unchecked) @usableFromInline
+        internal var table = Table()
     #endif
 
     @usableFromInline
@@ -73,8 +75,10 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
             let id = Schema.identity(of: target)
             // A new target, the common case, costs a lookup, not a mutating access (+1 release per add, measured).
             if table.contains(id) { table.remove(id, if: { $0.isDead }) }
-            guard let (id, messages) = Table.newMember(
-                target, addingTo: self, isRegistered: { self.table.contains($0) }) else { return }
+            guard
+                let (id, messages) = Table.newMember(
+                    target, addingTo: self, isRegistered: { self.table.contains($0) })
+            else { return }
             table.append(WeakTarget(target), id: id, messages: messages)
         }
     }
@@ -103,7 +107,9 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
     /// - Complexity: O(1) when none responds; otherwise one weak load per dead
     ///   responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) { table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead } }
+        confinement.run(self) {
+            table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead }
+        }
     }
 
     /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every live registered target that

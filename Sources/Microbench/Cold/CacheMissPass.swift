@@ -73,11 +73,15 @@ public struct CacheMissPass: Sendable {
     /// call ``run(_:)`` for the cases named) under the cache simulation.
     ///
     /// - Returns: Last-level data misses per operation, by case name.
-    public func measure(caseNames: [String], arguments: [String]) -> Result<[String: Double], InstructionPass.EstimateError> {
-        Callgrind.runChild(arguments, options: Self.valgrindOptions) { directory throws(InstructionPass.EstimateError) in
+    public func measure(caseNames: [String], arguments: [String]) -> Result<
+        [String: Double], InstructionPass.EstimateError
+    > {
+        Callgrind.runChild(arguments, options: Self.valgrindOptions) {
+            directory throws(InstructionPass.EstimateError) in
             var misses: [String: UInt64] = [:]
             do {
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasPrefix("callgrind.out") {
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+                where name.hasPrefix("callgrind.out") {
                     let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
                     guard let (label, events) = try Callgrind.parseEvents(text, file: name) else { continue }
                     misses[label] = Self.lastLevelMisses(events)

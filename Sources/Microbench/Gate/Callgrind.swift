@@ -26,9 +26,13 @@ public enum Callgrind {
     ///
     /// - Throws: ``DumpError`` for a labelled dump without both lines, or
     ///   whose lines disagree in length or hold a value that is not a number.
-    public static func parseEvents(_ text: String, file: String) throws(DumpError) -> (label: String, events: [String: UInt64])? {
+    public static func parseEvents(_ text: String, file: String) throws(DumpError) -> (
+        label: String, events: [String: UInt64]
+    )? {
         let trigger = "desc: Trigger: Client Request: "
-        var label: String?, names: [Substring]?, values: [UInt64]?
+        var label: String?
+        var names: [Substring]?
+        var values: [UInt64]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix(trigger) {
                 label = String(line.dropFirst(trigger.count))
@@ -37,12 +41,16 @@ public enum Callgrind {
             } else if line.hasPrefix("summary:") {
                 let fields = line.split(separator: " ").dropFirst()
                 let numbers = fields.compactMap { UInt64($0) }
-                guard numbers.count == fields.count else { throw DumpError(file: file, reason: "unreadable summary '\(line)'") }
+                guard numbers.count == fields.count else {
+                    throw DumpError(file: file, reason: "unreadable summary '\(line)'")
+                }
                 values = numbers
             }
         }
         guard let label else { return nil }
-        guard let names, let values else { throw DumpError(file: file, reason: "no events or summary in the dump of '\(label)'") }
+        guard let names, let values else {
+            throw DumpError(file: file, reason: "no events or summary in the dump of '\(label)'")
+        }
         // callgrind omits trailing zero events from the summary.
         guard values.count <= names.count else { throw DumpError(file: file, reason: "more values than events") }
         var events: [String: UInt64] = [:]
@@ -83,7 +91,9 @@ public enum Callgrind {
                     throw DumpError(file: file, reason: "unreadable total '\(line)'")
                 }
                 if line.hasPrefix("summary:") {
-                    guard summary == nil || summary == value else { throw DumpError(file: file, reason: "two summaries") }
+                    guard summary == nil || summary == value else {
+                        throw DumpError(file: file, reason: "two summaries")
+                    }
                     summary = value
                 } else {
                     guard totals == nil || totals == value else { throw DumpError(file: file, reason: "two totals") }
@@ -95,7 +105,9 @@ public enum Callgrind {
         if let summary, let totals, summary != totals {
             throw DumpError(file: file, reason: "summary \(summary) and totals \(totals) disagree")
         }
-        guard let total = summary ?? totals else { throw DumpError(file: file, reason: "no total in the dump of '\(label)'") }
+        guard let total = summary ?? totals else {
+            throw DumpError(file: file, reason: "no total in the dump of '\(label)'")
+        }
         return (label, total)
     }
 
@@ -105,11 +117,13 @@ public enum Callgrind {
     /// - Throws: When a dump cannot be read or parsed, or two dumps share a label.
     public static func totals(inDirectory directory: String, prefix: String) throws -> [String: UInt64] {
         var totals: [String: UInt64] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasPrefix(prefix) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted() where name.hasPrefix(prefix)
+        {
             let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
             guard let (label, total) = try parseDump(text, file: name) else { continue }
-            guard totals.updateValue(total, forKey: label) == nil
-                || label == InstructionPass.warmUpLabel || label == InstructionPass.gapLabel
+            guard
+                totals.updateValue(total, forKey: label) == nil
+                    || label == InstructionPass.warmUpLabel || label == InstructionPass.gapLabel
             else {
                 throw DumpError(file: name, reason: "a second dump labelled '\(label)'")
             }
@@ -135,7 +149,10 @@ public enum Callgrind {
         read: (_ directory: String) throws(InstructionPass.EstimateError) -> Value
     ) -> Result<Value, InstructionPass.EstimateError> {
         guard isAvailable else {
-            return .failure(.init(description: "this binary was built without valgrind/callgrind.h: install valgrind, rebuild, and run again"))
+            return .failure(
+                .init(
+                    description:
+                        "this binary was built without valgrind/callgrind.h: install valgrind, rebuild, and run again"))
         }
         guard let valgrind = Subprocess.find("valgrind") else {
             return .failure(.init(description: "valgrind is not installed (apt-get install valgrind)"))
@@ -148,15 +165,18 @@ public enum Callgrind {
         }
         let executable = directory + "/stripped"
         let this = (try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let strip = Subprocess.run(Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
+        let strip = Subprocess.run(
+            Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
         let program = strip.status == 0 ? executable : this
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        let valgrindArguments = ["--tool=callgrind", "--callgrind-out-file=\(directory)/callgrind.out"] + options
+        let valgrindArguments =
+            ["--tool=callgrind", "--callgrind-out-file=\(directory)/callgrind.out"] + options
             + [program] + arguments
         let result = Subprocess.run(valgrind, valgrindArguments, environment: environment)
         guard result.status == 0 else {
-            return .failure(.init(description: "valgrind failed (status \(result.status)): \(result.standardError.suffix(2000))"))
+            return .failure(
+                .init(description: "valgrind failed (status \(result.status)): \(result.standardError.suffix(2000))"))
         }
         do { return .success(try read(directory)) } catch { return .failure(error) }
     }

@@ -60,18 +60,29 @@ public struct GateComparison: Sendable {
             for metric in GateRecord.metrics {
                 let now = record.values[metric]
                 guard let reference = byName[record.name] else {
-                    verdicts.append(.init(caseName: record.name, metric: metric, baseline: nil, current: now, tolerance: nil, outcome: .new))
+                    verdicts.append(
+                        .init(
+                            caseName: record.name, metric: metric, baseline: nil, current: now, tolerance: nil,
+                            outcome: .new))
                     continue
                 }
                 let before = reference.values[metric]
                 guard let before, let now, let rule = thresholds.rule(for: metric, record) else {
-                    verdicts.append(.init(caseName: record.name, metric: metric, baseline: before, current: now, tolerance: nil, outcome: .skipped))
+                    verdicts.append(
+                        .init(
+                            caseName: record.name, metric: metric, baseline: before, current: now, tolerance: nil,
+                            outcome: .skipped))
                     continue
                 }
                 let tolerance = Self.tolerance(of: rule, baseline: before)
                 let outcome: GateVerdict.Outcome =
-                    if now > before + tolerance + 1e-9 { .regression } else if now < before - tolerance - 1e-9 { .improvement } else { .pass }
-                verdicts.append(.init(caseName: record.name, metric: metric, baseline: before, current: now, tolerance: tolerance, outcome: outcome))
+                    if now > before + tolerance + 1e-9 { .regression } else if now < before - tolerance - 1e-9 {
+                        .improvement
+                    } else { .pass }
+                verdicts.append(
+                    .init(
+                        caseName: record.name, metric: metric, baseline: before, current: now, tolerance: tolerance,
+                        outcome: outcome))
             }
         }
         let currentNames = Set(current.map(\.name))
@@ -120,30 +131,37 @@ public struct GateComparison: Sendable {
 
     /// A Markdown summary for a CI job: the verdict, regressions, improvements.
     public func markdown(status: GateStatus, notes: [String], reportOnly: Bool = false) -> String {
-        let headline = switch status {
-        case _ where reportOnly: "report only (no baseline for this platform)"
-        case .pass: "passed"
-        case .fail: "FAILED"
-        case .staleBaseline: "FAILED: the baseline is stale"
-        }
+        let headline =
+            switch status {
+            case _ where reportOnly: "report only (no baseline for this platform)"
+            case .pass: "passed"
+            case .fail: "FAILED"
+            case .staleBaseline: "FAILED: the baseline is stale"
+            }
         var text = "## Fanout regression gate: \(headline)\n\n"
         let counted = Dictionary(grouping: verdicts, by: \.outcome).mapValues(\.count)
-        text += "\(verdicts.count) checks: " + GateVerdict.Outcome.allCasesInOrder.compactMap { outcome in
-            counted[outcome].map { "\($0) \(outcome.rawValue)" }
-        }.joined(separator: ", ") + ".\n\n"
+        text +=
+            "\(verdicts.count) checks: "
+            + GateVerdict.Outcome.allCasesInOrder.compactMap { outcome in
+                counted[outcome].map { "\($0) \(outcome.rawValue)" }
+            }.joined(separator: ", ") + ".\n\n"
         for note in notes { text += "> \(note)\n\n" }
         func section(_ title: String, _ rows: [GateVerdict]) {
             guard !rows.isEmpty else { return }
             text += "### \(title)\n\n| case | metric | baseline | current | delta |\n|---|---|---|---|---|\n"
             for row in rows {
-                text += "| `\(row.caseName)` | \(row.metric) | \(row.baseline.map(Self.format) ?? "-") | \(row.current.map(Self.format) ?? "-") | \(Self.delta(row)) |\n"
+                text +=
+                    "| `\(row.caseName)` | \(row.metric) | \(row.baseline.map(Self.format) ?? "-") | \(row.current.map(Self.format) ?? "-") | \(Self.delta(row)) |\n"
             }
             text += "\n"
         }
         section("Regressions", regressions)
         if !missing.isEmpty { text += "### Missing cases\n\n" + missing.map { "- `\($0)`\n" }.joined() + "\n" }
         section("Improvements beyond tolerance (review, then `swift run -c release bench baseline`)", improvements)
-        if !newCases.isEmpty { text += "### New cases (record them with `bench baseline`)\n\n" + newCases.map { "- `\($0)`\n" }.joined() + "\n" }
+        if !newCases.isEmpty {
+            text +=
+                "### New cases (record them with `bench baseline`)\n\n" + newCases.map { "- `\($0)`\n" }.joined() + "\n"
+        }
         return text
     }
 

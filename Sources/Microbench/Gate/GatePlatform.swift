@@ -29,20 +29,20 @@ public struct GatePlatform: Equatable, Sendable, CustomStringConvertible {
     /// `swift` on `PATH` (the toolchain that builds the bench).
     public static func current() -> GatePlatform {
         #if os(Linux)
-        let os = "linux"
+            let os = "linux"
         #elseif os(macOS)
-        let os = "macos"
+            let os = "macos"
         #elseif os(Windows)
-        let os = "windows"
+            let os = "windows"
         #else
-        let os = "unknown"
+            let os = "unknown"
         #endif
         #if arch(x86_64)
-        let arch = "x86_64"
+            let arch = "x86_64"
         #elseif arch(arm64)
-        let arch = "arm64"
+            let arch = "arm64"
         #else
-        let arch = "unknown"
+            let arch = "unknown"
         #endif
         let output = Subprocess.run("/usr/bin/env", ["swift", "--version"])
         let version = output.status == 0 ? swiftVersion(in: output.standardOutput + output.standardError) : nil

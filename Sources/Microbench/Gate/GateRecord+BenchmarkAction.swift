@@ -26,7 +26,9 @@ extension GateRecord {
                 guard let value = record.values[metric], value.isFinite else { return nil }
                 // A dispatch case's operation is one message; another benchmark's (setup) is its own operation.
                 let unit = (units[metric] ?? metric).replacingOccurrences(
-                    of: "/message", with: record.benchmark == "dispatch" || record.benchmark.hasPrefix("forward") ? "/message" : "/operation")
+                    of: "/message",
+                    with: record.benchmark == "dispatch" || record.benchmark.hasPrefix("forward")
+                        ? "/message" : "/operation")
                 return BenchmarkActionEntry(name: "\(record.name) \(metric)", unit: unit, value: value)
             }
         }

@@ -14,7 +14,9 @@ public struct GateRecord: Equatable, Sendable {
 
     public static let columns = CaseID.columns + metrics
 
-    public init(benchmark: String, strategy: String, message: String, width: Int, responders: Int, values: [String: Double]) {
+    public init(
+        benchmark: String, strategy: String, message: String, width: Int, responders: Int, values: [String: Double]
+    ) {
         self.benchmark = benchmark
         self.strategy = strategy
         self.message = message
@@ -48,19 +50,24 @@ public struct GateRecord: Equatable, Sendable {
     ///   case listed twice.
     public static func parse(_ text: String, file: String) throws(CSV.ParseError) -> [GateRecord] {
         let records = try CSV.records(in: text, file: file)
-        guard let header = records.first else { throw CSV.ParseError(file: file, line: 1, reason: "empty file, expected a header") }
+        guard let header = records.first else {
+            throw CSV.ParseError(file: file, line: 1, reason: "empty file, expected a header")
+        }
         guard header.fields == columns else {
-            throw CSV.ParseError(file: file, line: header.line, reason: "header must be \(columns.joined(separator: ","))")
+            throw CSV.ParseError(
+                file: file, line: header.line, reason: "header must be \(columns.joined(separator: ","))")
         }
         var result: [GateRecord] = []
         var seen: Set<String> = []
         for record in records.dropFirst() {
             let fields = record.fields
             guard fields.count == columns.count else {
-                throw CSV.ParseError(file: file, line: record.line, reason: "expected \(columns.count) fields, got \(fields.count)")
+                throw CSV.ParseError(
+                    file: file, line: record.line, reason: "expected \(columns.count) fields, got \(fields.count)")
             }
             guard let width = Int(fields[3]), width > 0, let responders = Int(fields[4]), responders >= 0 else {
-                throw CSV.ParseError(file: file, line: record.line, reason: "width and responders must be whole numbers")
+                throw CSV.ParseError(
+                    file: file, line: record.line, reason: "width and responders must be whole numbers")
             }
             var values: [String: Double] = [:]
             for (offset, metric) in metrics.enumerated() where !fields[5 + offset].isEmpty {

@@ -43,15 +43,19 @@ public struct GateThresholds: Equatable, Sendable {
     ///   allowance, a duplicate rule, or a metric without a catch-all rule.
     public static func parse(_ text: String, file: String) throws(CSV.ParseError) -> GateThresholds {
         let records = try CSV.records(in: text, file: file)
-        guard let header = records.first else { throw CSV.ParseError(file: file, line: 1, reason: "empty file, expected a header") }
+        guard let header = records.first else {
+            throw CSV.ParseError(file: file, line: 1, reason: "empty file, expected a header")
+        }
         guard header.fields == columns else {
-            throw CSV.ParseError(file: file, line: header.line, reason: "header must be \(columns.joined(separator: ","))")
+            throw CSV.ParseError(
+                file: file, line: header.line, reason: "header must be \(columns.joined(separator: ","))")
         }
         var rules: [Rule] = []
         for record in records.dropFirst() {
             let fields = record.fields
             guard fields.count == columns.count else {
-                throw CSV.ParseError(file: file, line: record.line, reason: "expected \(columns.count) fields, got \(fields.count)")
+                throw CSV.ParseError(
+                    file: file, line: record.line, reason: "expected \(columns.count) fields, got \(fields.count)")
             }
             guard GateRecord.metrics.contains(fields[0]) else {
                 throw CSV.ParseError(
@@ -70,12 +74,14 @@ public struct GateThresholds: Equatable, Sendable {
                 metric: fields[0], benchmark: fields[1], strategy: fields[2], maxAbsoluteIncrease: try allowance(3),
                 maxRelativeIncrease: try allowance(4), line: record.line)
             guard !rule.benchmark.isEmpty, !rule.strategy.isEmpty else {
-                throw CSV.ParseError(file: file, line: record.line, reason: "benchmark and strategy must be a name or *")
+                throw CSV.ParseError(
+                    file: file, line: record.line, reason: "benchmark and strategy must be a name or *")
             }
             if let earlier = rules.first(where: {
                 $0.metric == rule.metric && $0.benchmark == rule.benchmark && $0.strategy == rule.strategy
             }) {
-                throw CSV.ParseError(file: file, line: record.line, reason: "duplicates the rule on line \(earlier.line)")
+                throw CSV.ParseError(
+                    file: file, line: record.line, reason: "duplicates the rule on line \(earlier.line)")
             }
             rules.append(rule)
         }

@@ -77,7 +77,8 @@ public struct InstructionPass: Equatable, Sendable {
     /// few per run, which cancel out).
     public static var calibration: BenchmarkCase {
         BenchmarkCase(
-            benchmark: "calibration", strategy: "spin", message: "spin", width: 1, responders: 1, deliveriesPerOperation: 1
+            benchmark: "calibration", strategy: "spin", message: "spin", width: 1, responders: 1,
+            deliveriesPerOperation: 1
         ) {
             { iterations in microbench_spin(UInt64(iterations) * UInt64(calibrationInstructions / 2)) }
         }
@@ -101,8 +102,9 @@ public struct InstructionPass: Equatable, Sendable {
         let name = Self.calibration.name
         guard let measured = try instructionsPerOperation(of: [name], totals: totals)[name] else { return nil }
         guard abs(measured - Self.calibrationInstructions) < 0.01 else {
-            throw EstimateError(description: "the instruction pass is off: it read \(measured) instructions per operation "
-                + "for a body of exactly \(Self.calibrationInstructions)")
+            throw EstimateError(
+                description: "the instruction pass is off: it read \(measured) instructions per operation "
+                    + "for a body of exactly \(Self.calibrationInstructions)")
         }
         return measured
     }
@@ -131,7 +133,10 @@ public struct InstructionPass: Equatable, Sendable {
                     throw EstimateError(description: "callgrind wrote no dump for \(name) (repeat \(index))")
                 }
                 guard long >= short else {
-                    throw EstimateError(description: "\(name): \(long) instructions for \(longIterations) operations, \(short) for \(shortIterations)")
+                    throw EstimateError(
+                        description:
+                            "\(name): \(long) instructions for \(longIterations) operations, \(short) for \(shortIterations)"
+                    )
                 }
                 estimates.append(Double(long - short) / span)
             }
@@ -144,7 +149,8 @@ public struct InstructionPass: Equatable, Sendable {
     public var description: String {
         "instructions per operation counted by callgrind: median of \(repeats) estimates of "
             + "(\(longIterations) − \(shortIterations) operations) per case"
-            + (Self.isCalibrated ? "; a body of exactly \(Self.calibrationInstructions) per operation read exactly that" : "")
+            + (Self.isCalibrated
+                ? "; a body of exactly \(Self.calibrationInstructions) per operation read exactly that" : "")
     }
 
     /// The parent's side: runs this executable again, with `arguments` (which
@@ -159,7 +165,8 @@ public struct InstructionPass: Equatable, Sendable {
     ///   not be counted (valgrind missing, the binary built without
     ///   `valgrind/callgrind.h`, the child failing).
     public func measure(caseNames: [String], arguments: [String]) -> Result<[String: Double], EstimateError> {
-        Callgrind.runChild(arguments, options: ["--dump-instr=no", "--dump-line=no"]) { directory throws(EstimateError) in
+        Callgrind.runChild(arguments, options: ["--dump-instr=no", "--dump-line=no"]) {
+            directory throws(EstimateError) in
             let totals: [String: UInt64]
             do { totals = try Callgrind.totals(inDirectory: directory, prefix: "callgrind.out") } catch {
                 throw EstimateError(description: "cannot read callgrind's dumps: \(error)")

@@ -42,14 +42,18 @@ public struct RegressionGate {
     /// The gate records of the cases: counts, and instructions unless
     /// `countsOnly`; notes for the report; whether instructions were wanted
     /// but could not be measured.
-    public func measure(countsOnly: Bool, progress: Bool) -> (records: [GateRecord], notes: [String], instructionsMissing: Bool) {
+    public func measure(countsOnly: Bool, progress: Bool) -> (
+        records: [GateRecord], notes: [String], instructionsMissing: Bool
+    ) {
         var counts: [String: CountsPerOperation] = [:]
         var notes: [String] = []
         if Counters.areAvailable {
             if progress { note("counting allocations and ARC calls in \(cases.count) gate cases") }
         } else {
             // Zeros would read as counts: leave the metrics out (a sanitizer build, or not glibc).
-            notes.append("allocation and ARC counts not measured: the counters are compiled out of this build (a sanitizer build, or a C library other than glibc)")
+            notes.append(
+                "allocation and ARC counts not measured: the counters are compiled out of this build (a sanitizer build, or a C library other than glibc)"
+            )
         }
         for benchmarkCase in cases where Counters.areAvailable {
             let body = benchmarkCase.setUp()
@@ -74,7 +78,9 @@ public struct RegressionGate {
         let records = cases.map { benchmarkCase in
             var values: [String: Double] = [:]
             if let count = counts[benchmarkCase.name] {
-                values = ["mallocs_per_op": count.mallocs, "retains_per_op": count.retains, "releases_per_op": count.releases]
+                values = [
+                    "mallocs_per_op": count.mallocs, "retains_per_op": count.retains, "releases_per_op": count.releases,
+                ]
             }
             values["instructions_per_op"] = instructions?[benchmarkCase.name]
             return GateRecord(
@@ -95,12 +101,16 @@ public struct RegressionGate {
         configuration.countingIterations = 0
         let references = cases.map(timeReference)
         let measured = Runner(configuration: configuration).measure(cases + references)
-        var lines = ["time (informational, never gated): ns per delivery, median of 5 samples, and × the reference (\(references.first?.strategy ?? "-"))"]
+        var lines = [
+            "time (informational, never gated): ns per delivery, median of 5 samples, and × the reference (\(references.first?.strategy ?? "-"))"
+        ]
         for (index, benchmarkCase) in cases.enumerated() {
             let deliveries = Double(max(benchmarkCase.deliveriesPerOperation, 1))
             let perDelivery = measured[index].nanosecondsPerOperation.median / deliveries
             let reference = measured[cases.count + index].nanosecondsPerOperation.median / deliveries
-            lines.append("  \(benchmarkCase.name)  \(Report.fixed(perDelivery)) ns  \(Report.fixed(perDelivery / max(reference, 0.001), decimals: 1))×")
+            lines.append(
+                "  \(benchmarkCase.name)  \(Report.fixed(perDelivery)) ns  \(Report.fixed(perDelivery / max(reference, 0.001), decimals: 1))×"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -126,14 +136,19 @@ public struct RegressionGate {
             notes.insert("REPORT ONLY: \(reportOnly)", at: 0)
             status = .pass
         } else if isCI && !Counters.areAvailable {
-            notes.append("FAILED: CI=true and this build cannot count allocations and ARC calls; a platform that can gate needs them")
+            notes.append(
+                "FAILED: CI=true and this build cannot count allocations and ARC calls; a platform that can gate needs them"
+            )
             status = .fail
         } else if isCI && instructionsMissing {
-            notes.append("FAILED: CI=true and instructions were not measured; install valgrind (or pass --no-instructions on purpose)")
+            notes.append(
+                "FAILED: CI=true and instructions were not measured; install valgrind (or pass --no-instructions on purpose)"
+            )
             status = .fail
         }
         if reportOnly == nil && isCI && !comparison.newCases.isEmpty {
-            notes.append("CI=true: cases not in the baseline fail the gate until they are recorded with `bench baseline`")
+            notes.append(
+                "CI=true: cases not in the baseline fail the gate until they are recorded with `bench baseline`")
         }
         for text in notes { note(text) }
         print(comparison.table(), terminator: "")
@@ -142,9 +157,12 @@ public struct RegressionGate {
         do {
             try AtomicFile.write(summary, to: summaryPath)
             if let recordsPath { try AtomicFile.write(GateRecord.render(records), to: recordsPath) }
-            if let benchmarkJSONPath { try AtomicFile.write(GateRecord.benchmarkActionJSON(records), to: benchmarkJSONPath) }
+            if let benchmarkJSONPath {
+                try AtomicFile.write(GateRecord.benchmarkActionJSON(records), to: benchmarkJSONPath)
+            }
             if let jobSummary = environment["GITHUB_STEP_SUMMARY"], !jobSummary.isEmpty,
-               let handle = FileHandle(forWritingAtPath: jobSummary) {
+                let handle = FileHandle(forWritingAtPath: jobSummary)
+            {
                 handle.seekToEndOfFile()
                 handle.write(Data(summary.utf8))
                 try? handle.close()
@@ -153,11 +171,15 @@ public struct RegressionGate {
             note("could not write the summary: \(error)")
         }
         for verdict in comparison.regressions {
-            print("REGRESSION \(verdict.caseName) \(verdict.metric): \(GateComparison.format(verdict.baseline ?? 0)) -> \(GateComparison.format(verdict.current ?? 0)) (allowed \(GateComparison.format(verdict.allowed ?? 0)))")
+            print(
+                "REGRESSION \(verdict.caseName) \(verdict.metric): \(GateComparison.format(verdict.baseline ?? 0)) -> \(GateComparison.format(verdict.current ?? 0)) (allowed \(GateComparison.format(verdict.allowed ?? 0)))"
+            )
         }
         for name in comparison.missing { print("MISSING \(name): in the baseline but not measured") }
         for verdict in comparison.improvements {
-            print("IMPROVEMENT \(verdict.caseName) \(verdict.metric): \(GateComparison.format(verdict.baseline ?? 0)) -> \(GateComparison.format(verdict.current ?? 0)) (beyond the tolerance of \(GateComparison.format(verdict.tolerance ?? 0)))")
+            print(
+                "IMPROVEMENT \(verdict.caseName) \(verdict.metric): \(GateComparison.format(verdict.baseline ?? 0)) -> \(GateComparison.format(verdict.current ?? 0)) (beyond the tolerance of \(GateComparison.format(verdict.tolerance ?? 0)))"
+            )
         }
         if let reportOnly {
             print("gate: REPORT ONLY (\(records.count) cases measured; \(reportOnly))")
@@ -168,9 +190,13 @@ public struct RegressionGate {
         case .pass:
             print("gate: PASS")
         case .fail:
-            print("gate: FAIL (\(comparison.regressions.count) regressions, \(comparison.missing.count) missing\(isCI && instructionsMissing ? ", instructions not measured" : ""))")
+            print(
+                "gate: FAIL (\(comparison.regressions.count) regressions, \(comparison.missing.count) missing\(isCI && instructionsMissing ? ", instructions not measured" : ""))"
+            )
         case .staleBaseline:
-            print("gate: STALE BASELINE (\(comparison.improvements.count) improvements beyond tolerance, \(isCI ? comparison.newCases.count : 0) new cases): review the change, then run `swift run -c release bench baseline` and commit the baseline")
+            print(
+                "gate: STALE BASELINE (\(comparison.improvements.count) improvements beyond tolerance, \(isCI ? comparison.newCases.count : 0) new cases): review the change, then run `swift run -c release bench baseline` and commit the baseline"
+            )
         }
         return status
     }
@@ -180,7 +206,9 @@ public struct RegressionGate {
     /// the others are kept (re-recording a filtered selection).
     ///
     /// - Returns: The number of records measured.
-    public func recordBaseline(to path: String, merging existing: [GateRecord]?, countsOnly: Bool, progress: Bool) throws -> Int {
+    public func recordBaseline(to path: String, merging existing: [GateRecord]?, countsOnly: Bool, progress: Bool)
+        throws -> Int
+    {
         let (records, notes, _) = measure(countsOnly: countsOnly, progress: progress)
         for text in notes { note(text) }
         guard records.contains(where: { !$0.values.isEmpty }) else { throw NothingMeasured() }

@@ -71,15 +71,27 @@ public enum CSV {
         var characters = text.makeIterator()
         var pending: Character? = nil
         func next() -> Character? {
-            if let character = pending { pending = nil; return character }
+            if let character = pending {
+                pending = nil
+                return character
+            }
             return characters.next()
         }
         while let character = next() {
             if inQuotes {
                 if character == "\"" {
                     if let following = next() {
-                        if following == "\"" { field.append("\"") } else { inQuotes = false; afterQuote = true; pending = following }
-                    } else { inQuotes = false; afterQuote = true }
+                        if following == "\"" {
+                            field.append("\"")
+                        } else {
+                            inQuotes = false
+                            afterQuote = true
+                            pending = following
+                        }
+                    } else {
+                        inQuotes = false
+                        afterQuote = true
+                    }
                 } else {
                     if character == "\n" || character == "\r\n" { line += 1 }
                     field.append(character)
@@ -88,11 +100,17 @@ public enum CSV {
             }
             switch character {
             case ",":
-                fields.append(field); field = ""; afterQuote = false
+                fields.append(field)
+                field = ""
+                afterQuote = false
             case "\n", "\r\n":
-                fields.append(field); field = ""; afterQuote = false
-                records.append((recordLine, fields)); fields = []
-                line += 1; recordLine = line
+                fields.append(field)
+                field = ""
+                afterQuote = false
+                records.append((recordLine, fields))
+                fields = []
+                line += 1
+                recordLine = line
             case "\"" where field.isEmpty && !afterQuote:
                 inQuotes = true
             default:
@@ -120,12 +138,15 @@ public enum CSV {
     ///   that is not a number where one is required.
     public static func parse(_ text: String, file: String) throws(ParseError) -> [ResultRow] {
         let records = try records(in: text, file: file)
-        guard let header = records.first else { throw ParseError(file: file, line: 1, reason: "empty file, expected a header") }
+        guard let header = records.first else {
+            throw ParseError(file: file, line: 1, reason: "empty file, expected a header")
+        }
         let expected = Array(ResultRow.columns)
         guard header.fields == expected else {
             throw ParseError(
                 file: file, line: header.line,
-                reason: "header must be \(expected.joined(separator: ",")), got \(header.fields.joined(separator: ","))")
+                reason: "header must be \(expected.joined(separator: ",")), got \(header.fields.joined(separator: ","))"
+            )
         }
         var rows: [ResultRow] = []
         for record in records.dropFirst() {
@@ -170,7 +191,8 @@ public enum CSV {
             nanosecondsPerOperationP90: try double(9), nanosecondsPerOperationMinimum: try double(10),
             nanosecondsPerDelivery: try double(11), deliveriesPerSecond: try double(12), counts: counts,
             relativeSpread: try double(17), heapBytesPerUnit: heapBytesPerUnit,
-            cacheMissesPerDelivery: cacheMissesPerDelivery, metadata: RunMetadata(
+            cacheMissesPerDelivery: cacheMissesPerDelivery,
+            metadata: RunMetadata(
                 swiftVersion: metadata[0], commit: metadata[1], host: metadata[2], cpu: metadata[3],
                 timestamp: metadata[4], build: metadata[5]))
     }

@@ -29,12 +29,13 @@ public struct ResultRow: Equatable, Sendable {
 
     /// The CSV header. The first seventeen columns are the stable interface;
     /// metadata follows.
-    public static let columns = CaseID.columns + [
-        "samples", "iterations",
-        "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
-        "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
-        "spread_mad_over_median", "heap_bytes_per_unit", "cache_misses_per_delivery",
-    ] + RunMetadata.columns
+    public static let columns =
+        CaseID.columns + [
+            "samples", "iterations",
+            "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
+            "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
+            "spread_mad_over_median", "heap_bytes_per_unit", "cache_misses_per_delivery",
+        ] + RunMetadata.columns
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int, samples: Int,

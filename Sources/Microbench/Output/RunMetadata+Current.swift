@@ -7,13 +7,14 @@ extension RunMetadata {
     /// tracked files differ from it; `unknown` outside a checkout.
     public static func current() -> RunMetadata {
         #if DEBUG
-        let build = "debug"
+            let build = "debug"
         #else
-        let build = "release"
+            let build = "release"
         #endif
         var commit = firstLine(of: run("git", ["rev-parse", "--short=12", "HEAD"])) ?? "unknown"
         if commit != "unknown", let status = run("git", ["status", "--porcelain", "--untracked-files=no"]),
-           !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            !status.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
             commit += "-dirty"
         }
         return RunMetadata(
@@ -29,7 +30,8 @@ extension RunMetadata {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
         let model = text.split(separator: "\n").first { $0.hasPrefix("model name") }
         let cores = text.split(separator: "\n").filter { $0.hasPrefix("processor") }.count
-        let name = model.flatMap { $0.split(separator: ":", maxSplits: 1).last }
+        let name =
+            model.flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
         return "\(name) (\(cores) cores)"
     }
