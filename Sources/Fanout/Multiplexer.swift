@@ -156,12 +156,9 @@ extension Multiplexer {
     /// it and runs that storage's one delivery, specialized for the storage
     /// and the message. `self` holds the storage for the whole call.
     ///
-    /// A chain of bit tests, not a `switch`: LLVM compiles a six-way switch
-    /// (and a chain of equality tests, which it folds into one) to a jump
-    /// table, whose indirect jump costs about a cycle per message, a third of
-    /// what a one-target dispatch adds to calling the target directly; bit
-    /// tests are not folded. The order is `DispatchStrategy.deliveryBit`'s:
-    /// each strategy pays one test and one branch more than the one before.
+    /// A chain of bit tests in `DispatchStrategy.deliveryBit`'s order: each
+    /// strategy pays one test and one branch more than the one before, and
+    /// no indirect jump (the gate counts the difference).
     @inlinable
     @inline(__always)
     internal func deliver<Result>(

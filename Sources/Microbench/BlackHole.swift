@@ -27,7 +27,7 @@ public func identity<T>(_ value: T) -> T {
 /// summed into one, and what was loaded before is loaded again after). No
 /// reference counting.
 ///
-/// An acquire-release fence, which both Swift's optimizer and LLVM treat as
+/// An acquire-release fence, which the compiler's optimizers treat as
 /// touching all memory. On x86-64 it emits no instruction; on arm64 it is a
 /// `dmb ish`, a barrier with a cost of its own in every timed message. (It
 /// was a call to an opaque C function: two calls and a jump per message,

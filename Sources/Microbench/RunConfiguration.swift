@@ -3,8 +3,9 @@ public struct RunConfiguration: Equatable, Sendable {
     /// Timed samples per case; the statistics are over these.
     public var samples: Int = 30
     /// How many passes over all the cases the samples are spread across.
-    /// This machine's speed changes for seconds at a time (a shared VM), so a
-    /// case measured in one burst can land wholly in a slow or a fast spell;
+    /// The project's CI and development VMs (2-core x86-64, shared) change
+    /// speed for seconds at a time, so a case measured in one burst can land
+    /// wholly in a slow or a fast spell;
     /// spreading its samples over the run makes every case see the same mix.
     public var rounds: Int = 10
     /// The target duration of one sample, in milliseconds; inner iterations

@@ -160,7 +160,7 @@ struct StaticCompositionTests {
     /// A group of 64 fits one word of responders per message, every bit used
     /// (a group larger than that reads each element's stored messages). In a
     /// release build a group this wide is not specialized (past 47 elements,
-    /// Documentation/Findings.md, 32); the word's specialized path is checked
+    /// measured); the word's specialized path is checked
     /// by the smaller groups above and below.
     @Test("a group of 64 sends each element exactly the messages it responds to", arguments: Call.allCases)
     func sixtyFour(call: Call) {

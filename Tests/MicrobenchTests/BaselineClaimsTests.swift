@@ -45,7 +45,7 @@ struct BaselineClaimsTests {
     }
 
     // The bounds were 3x and 4x (4.5x for two arguments) while the typed dispatch called the closures forward calls.
-    // Since it calls the targets through the descriptor (Findings 43) it makes 13-19 instructions per delivery where it
+    // Since it calls the targets through the descriptor (since ea489ed) it makes 13-19 instructions per delivery where it
     // made 27-34, and forward, unchanged (39-46), is 2.4-3.0x it per delivery and 3.5-4.3x at 16 targets; the gate holds
     // forward's own counts.
     @Test("forward per delivery: at most 3.5x the typed dispatch from 256 targets, 4.5x at 16 with its fixed cost",

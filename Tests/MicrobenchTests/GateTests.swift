@@ -220,7 +220,7 @@ struct GateTests {
         }
         #expect(try pass.checkCalibration(totals: totals(perOperation: 20)) == 20)
         // What the pass read before each window was opened by a dump of its own: the step of the loop over the labels, about 160
-        // instructions, fell in every short window after the first (Findings 28).
+        // instructions, fell in every short window after the first.
         let off = #expect(throws: InstructionPass.EstimateError.self) {
             try pass.checkCalibration(totals: totals(perOperation: 15.95))
         }

@@ -37,13 +37,10 @@ internal class ClosureListBase<Target>: AnyClosureList {
     /// A dispatch pins it and reads it in place (``deliver(in:while:invoking:)``);
     /// a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
-    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-        @usableFromInline
-        final var responders = IdentifiedList<Handler>()
-    #else
-        @exclusivity(unchecked) @usableFromInline
-        final var responders = IdentifiedList<Handler>()
+    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+        @exclusivity(unchecked)
     #endif
+    @usableFromInline final var responders = IdentifiedList<Handler>()
 
     /// One target that responds to the message, and, in a storage that
     /// forwards, the closure bound to it.

@@ -49,9 +49,9 @@ internal struct PinnedArray<Element> {
     /// so that the outermost dispatch, the common case, begins finding it `0`
     /// and sets it to ``pinnedOnce``, and, when nothing changed meanwhile,
     /// ends finding it ``pinnedOnce`` and clears it. One load and one store
-    /// at each end, and nothing of the dispatch kept across its calls
-    /// (Findings 47). The retired bit is kept beside `retired` so that reading
-    /// it through a storage's table copies no array (a retain and a release).
+    /// at each end, and nothing of the dispatch kept across its calls. The
+    /// retired bit is kept beside `retired` so that reading it through a
+    /// storage's table copies no array (a retain and a release).
     @usableFromInline
     internal private(set) var state = 0
 

@@ -114,7 +114,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @inline(__always)
     private func index(of id: ObjectIdentifier) -> Int? {
         // The identities read in place: `firstIndex(where:)`, unspecialized here, copies each entry it passes
-        // through the value witnesses, a retain and a release of each reference in it (Findings 43).
+        // through the value witnesses, a retain and a release of each reference in it.
         registrations.elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
     }
 
@@ -152,9 +152,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     // The steps of a dispatch over the registrations, one by one (see
     // `PinnedArray.beginDispatch()` and `endDispatch()`): a storage reaches
     // its table through a protocol, where a mutating call that returns a
-    // value is not inlined (Findings 46). No reference is counted. The
-    // buffer, and so every target in it, stays valid until the dispatch ends,
-    // whatever the callbacks add or remove (see `PinnedArray`); the storage
+    // value is not inlined. No reference is counted. The buffer, and so every
+    // target in it, stays valid until the dispatch ends, whatever the
+    // callbacks add or remove (see `PinnedArray`); the storage
     // that holds this table lives through the dispatch, because its caller
     // holds it. Single-threaded, as the storages that use it.
 

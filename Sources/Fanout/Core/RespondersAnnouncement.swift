@@ -77,7 +77,7 @@ extension AnnouncingStorage {
 /// dispatch, asks (O(*k*) in the lists). A change deferred during dispatches
 /// flags the lists in flight (``PinnedArray/flagDispatches()``); the last
 /// dispatch of each such list to end tells the storage, which announces the
-/// change when no list is in flight any more (Findings 47).
+/// change when no list is in flight any more.
 internal protocol CountedDispatchStorage: AnnouncingStorage {
     /// Calls `body` with every list made so far.
     func forEachList(_ body: (AnyClosureList) -> Void)

@@ -62,9 +62,8 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     public var elements: Elements { storedElements }
 
     /// Where the group stores its elements, for a delivery to read each
-    /// element and its messages in place, just before using them: reading
-    /// `storedElements` as a value would load the whole list first, more
-    /// values than registers, spilled to the stack. The first stored
+    /// element and its messages in place, just before using them, rather
+    /// than copy the whole list as a value first. The first stored
     /// property of a class sits right after the object's header, at the
     /// offset `ManagedBuffer` also relies on (`_getUnsafePointerToStoredProperties`),
     /// rounded up to the property's alignment; valid while the group lives,

@@ -27,13 +27,10 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
     /// A dispatch pins it and reads it in place; every access is
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
-    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-        @usableFromInline
-        internal var table = Table()
-    #else
-        @exclusivity(unchecked) @usableFromInline
-        internal var table = Table()
+    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+        @exclusivity(unchecked)
     #endif
+    @usableFromInline internal var table = Table()
 
     @usableFromInline
     internal let confinement = ThreadConfinement()

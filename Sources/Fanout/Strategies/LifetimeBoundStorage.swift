@@ -60,13 +60,10 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     /// A dispatch pins it and reads it in place; every access is
     /// instantaneous, so it needs no dynamic exclusivity check
     /// (Documentation/WritingAStrategy.md).
-    #if FANOUT_CHECK_EXCLUSIVITY  // .ci/run: an access that overlaps another traps
-        @usableFromInline
-        internal var table = Table()
-    #else
-        @exclusivity(unchecked) @usableFromInline
-        internal var table = Table()
+    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+        @exclusivity(unchecked)
     #endif
+    @usableFromInline internal var table = Table()
 
     @usableFromInline
     internal let confinement = ThreadConfinement()
@@ -316,10 +313,8 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         // load's own +1, taken atomically, so that a target released elsewhere is either loaded alive or skipped),
         // or nothing for `unretained`, whose caller guarantees the target outlives its calls (counted in debug
         // builds). The +1 is given back through the registration's `object`, the same object, and the hold read
-        // again after the call: no value read from the entry is live across the call, so the loop's own
-        // state keeps the callee-saved registers (the storage pointer was spilled to the stack otherwise). One call
-        // site for the three: a call site of its own for `unretained` was merged with the owned target's.
-        // The registration read in place each time: a copy of the reference is a retain and a release.
+        // again after the call, so that no value read from the entry is live across the call. The registration is
+        // read in place each time: a copy of the reference is a retain and a release.
         let hold = entry.pointee.value.hold
         assert(hold != .strong, "a target bound to an owner is called from its entry, not here")
         if hold == .retainedPerCall {

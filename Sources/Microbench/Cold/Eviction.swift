@@ -20,7 +20,7 @@ public struct Eviction: Sendable {
     /// The blocks allocated while recording, in allocation order.
     public var blocks: [Block]
 
-    /// Whether this machine can flush lines (x86-64) and this binary records
+    /// Whether the host can flush lines (x86-64) and this binary records
     /// allocations (the counting hooks are present).
     public static var isAvailable: Bool {
         Counters.areAvailable && microbench_flush(nil, 0) == 1
