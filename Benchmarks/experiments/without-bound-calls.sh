@@ -7,12 +7,12 @@
 # and selectorDictionary in one run. Since Findings 43 a typed send calls every target through the descriptor, so
 # only the gate's `forward` cases should move (before, closureTable's and selectorDictionary's dispatch did too).
 # Compare the ratios with the committed run:
-#   scripts/experiments/ratios.py Results/results.csv --min-width 16
+#   Benchmarks/experiments/ratios.py Results/results.csv --min-width 16
 #
-# usage: scripts/experiments/without-bound-calls.sh   (about a minute after a cold build; needs valgrind for
+# usage: Benchmarks/experiments/without-bound-calls.sh   (about a minute after a cold build; needs valgrind for
 #        the instruction counts)
 set -euo pipefail
-usage="usage: scripts/experiments/without-bound-calls.sh (no arguments)"
+usage="usage: Benchmarks/experiments/without-bound-calls.sh (no arguments)"
 if [ $# -gt 0 ]; then
     if [ "$1" = "-h" ] || [ "$1" = "--help" ]; then echo "$usage"; exit 0; fi
     echo "without-bound-calls: unexpected argument '$1'" >&2
@@ -53,4 +53,4 @@ if ! .build/release/bench --strategies existentialArray,closureTable,selectorDic
     echo "without-bound-calls: the timed run failed" >&2
     exit 1
 fi
-python3 "$root/scripts/experiments/ratios.py" "$work/without-bound-calls.csv" --min-width 16
+python3 "$root/Benchmarks/experiments/ratios.py" "$work/without-bound-calls.csv" --min-width 16

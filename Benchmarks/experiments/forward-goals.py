@@ -5,7 +5,7 @@ at most 4x at width 16, where at 16 everything `forward` does per message counts
 arguments array the caller builds (the `forward/argumentsArray` row) is left out; and `forward` at least 5x faster
 per delivery than the Objective-C `forwardInvocation:` peer at every width. Every target responds.
 
-usage: scripts/experiments/forward-goals.py [Results/results.csv] [--column ns_per_op_median]
+usage: Benchmarks/experiments/forward-goals.py [Results/results.csv] [--column ns_per_op_median]
 Prints one line per message and width, and exits 1 when a goal is missed.
 """
 import sys

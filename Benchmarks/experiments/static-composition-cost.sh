@@ -11,7 +11,7 @@
 # messages in one process (a sanity check of a few seconds, not a benchmark: the floor is about 0.3 ns here, and a
 # group the optimizer could not specialize takes hundreds).
 #
-# usage: scripts/experiments/static-composition-cost.sh [N | AxB ...]
+# usage: Benchmarks/experiments/static-composition-cost.sh [N | AxB ...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 counts=("$@")

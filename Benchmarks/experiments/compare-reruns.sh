@@ -4,14 +4,14 @@
 # every rerun with the first: times as ratios to the same run's existentialArray (--reference existentialArray), on
 # their own and with the other reruns as the noise between processes (--reruns), and instructions per message.
 # Prints scripts/compare's verdict line for each pair; the runs stay in a temporary folder, named at the end.
-#   usage: scripts/experiments/compare-reruns.sh [N] [--full]
+#   usage: Benchmarks/experiments/compare-reruns.sh [N] [--full]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 count=5 selection=(--quick)
 for argument in "$@"; do
     case $argument in
         --full) selection=() ;;
-        ''|*[!0-9]*) echo "usage: scripts/experiments/compare-reruns.sh [N] [--full]" >&2; exit 2 ;;
+        ''|*[!0-9]*) echo "usage: Benchmarks/experiments/compare-reruns.sh [N] [--full]" >&2; exit 2 ;;
         *) count=$argument ;;
     esac
 done

@@ -10,7 +10,7 @@
 //   counter      a dispatch-depth count, incremented and decremented around the call.
 // Prints the best of 30 rounds of 2 000 000 calls each, in ns per call and as a ratio to `plain`.
 //
-//     gcc -O2 -o /tmp/store-chain scripts/experiments/store-chain.c && /tmp/store-chain
+//     gcc -O2 -o /tmp/store-chain Benchmarks/experiments/store-chain.c && /tmp/store-chain
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>

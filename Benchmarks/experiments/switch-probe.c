@@ -6,7 +6,7 @@
 // storages is); through a chain of six compares. Prints the best of 30 rounds of 2 000 000 calls, ns per call.
 // An argument selects the last case instead of the first.
 //
-//     gcc -O2 -o /tmp/switch-probe scripts/experiments/switch-probe.c && /tmp/switch-probe && /tmp/switch-probe last
+//     gcc -O2 -o /tmp/switch-probe Benchmarks/experiments/switch-probe.c && /tmp/switch-probe && /tmp/switch-probe last
 #include <stdio.h>
 #include <time.h>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Print strategies' time per message as ratios to existentialArray's, from one results CSV.
 
-usage: scripts/experiments/ratios.py RESULTS.csv [--min-width N] [--target R] [strategy ...]
+usage: Benchmarks/experiments/ratios.py RESULTS.csv [--min-width N] [--target R] [strategy ...]
 
 Dense dispatch cases only (every target responds). Each cell is the ratio of the strategy's
 median, p10 and min to existentialArray's for the same message and width, from the same run,

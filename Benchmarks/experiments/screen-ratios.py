@@ -2,7 +2,7 @@
 """The time targets of the fixed-cost work: each strategy's ns per message divided by cFunctionPointer's, at widths
 1, 2, 4 and 8, for each of the four messages, every target responding, from each results CSV given.
 
-usage: scripts/experiments/screen-ratios.py RUN.csv [RUN.csv ...]
+usage: Benchmarks/experiments/screen-ratios.py RUN.csv [RUN.csv ...]
 
 Per strategy and width: the median ratio's range over the four messages, the p10 and p90 ratios' ranges, and whether
 the largest median ratio is within the target (existentialArray and lifetimeBoundToOwner 1.5, closureTable 2,
