@@ -65,4 +65,9 @@ extension GuideScrollViewDelegate where Self: Delivering, Schema == GuideSchema 
     }
 }
 
-extension Multiplexer: GuideScrollViewDelegate where Storage.Schema == GuideSchema {}
+extension ExistentialArrayMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}
+extension ClosureTableMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}
+extension SelectorDictionaryMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}
+extension WeakArrayMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}
+extension LifetimeBoundMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}
+extension ConcurrentMultiplexer: GuideScrollViewDelegate where Schema == GuideSchema {}

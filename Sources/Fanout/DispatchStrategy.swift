@@ -35,10 +35,10 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
     }
 
     /// A new, empty multiplexer for any delegate protocol described by
-    /// `schema`. Its dynamic type is a ``Multiplexer``, so it conforms to the
-    /// protocol when the protocol's glue is written
-    /// (`Documentation/ReusingForYourProtocol.md`):
-    /// `multiplexer as? any LifecycleObserver` succeeds.
+    /// `schema`: an instance of ``multiplexerType(for:)``, so it conforms to
+    /// the protocol when the app declares that strategy's conformance
+    /// (`Documentation/ReusingForYourProtocol.md`), one line per strategy it
+    /// may choose: `multiplexer as? any LifecycleObserver` succeeds then.
     public func makeMultiplexer<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema> {
         multiplexerType(for: schema).init()
     }
@@ -52,24 +52,6 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         case .weakArray: WeakArrayMultiplexer<Schema>.self
         case .lifetimeBound: LifetimeBoundMultiplexer<Schema>.self
         case .concurrent: ConcurrentMultiplexer<Schema>.self
-        }
-    }
-
-    /// The strategy as one bit, in the order `Multiplexer`'s delivery tests
-    /// them, each one test later than the one before: the default,
-    /// `existentialArray`, then `lifetimeBound`, `closureTable` and
-    /// `selectorDictionary`, whose fixed cost per message the benchmarks hold
-    /// to the tightest bounds in that order, then `weakArray` and
-    /// `concurrent`.
-    @inlinable
-    internal var deliveryBit: UInt8 {
-        switch self {
-        case .existentialArray: 1
-        case .lifetimeBound: 2
-        case .closureTable: 4
-        case .selectorDictionary: 8
-        case .weakArray: 16
-        case .concurrent: 32
         }
     }
 }

@@ -51,7 +51,7 @@ fanout_published *fanout_published_create(void *snapshot) {
 void fanout_published_destroy(fanout_published *published) { free(published); }
 
 // Every access is sequentially consistent: the argument for the reclamation's
-// safety (ConcurrentStorage) orders a reader's increment before its load of
+// safety (ConcurrentMultiplexer) orders a reader's increment before its load of
 // the snapshot, and a writer's exchange before its load of the count.
 
 void *fanout_reader_enter(fanout_published *published) {

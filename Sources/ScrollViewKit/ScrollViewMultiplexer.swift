@@ -51,12 +51,18 @@ extension ScrollViewDelegate where Self: Delivering, Self.Schema == ScrollViewSc
     }
 }
 
-extension Multiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Storage.Schema == ScrollViewSchema {}
+// Each strategy's multiplexer serves the protocol through the glue above: one line per strategy.
+extension ExistentialArrayMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
+extension ClosureTableMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
+extension SelectorDictionaryMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
+extension WeakArrayMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
+extension LifetimeBoundMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
+extension ConcurrentMultiplexer: ScrollViewDelegate, ScrollViewMultiplexer where Schema == ScrollViewSchema {}
 
 extension DispatchStrategy {
     /// A new, empty multiplexer for ``ScrollViewDelegate`` using this strategy.
     public func makeMultiplexer() -> any ScrollViewMultiplexer {
-        // Every strategy's multiplexer is a `Multiplexer`, which the glue above makes a scroll-view multiplexer.
+        // Every strategy's multiplexer is a scroll-view multiplexer by the conformances above.
         guard let multiplexer = makeMultiplexer(for: ScrollViewSchema.self) as? any ScrollViewMultiplexer else {
             preconditionFailure("\(self)'s multiplexer is not a ScrollViewMultiplexer")
         }

@@ -5,7 +5,7 @@ import Testing
 // A second delegate protocol, as in "Composing Together View Behaviors in iOS":
 // view-controller lifecycle observers. Everything below the protocol is the glue
 // of Documentation/ReusingForYourProtocol.md as it was at eee6c54 (a `messages`
-// list, methods on `Multiplexer`, `StaticComposition` and a refinement), kept
+// list, methods on every multiplexer, `StaticComposition` and a refinement), kept
 // unchanged: glue written that way must still compile and deliver the same.
 // The guide's current glue is in MainActorGlueTests.swift.
 
@@ -28,12 +28,17 @@ enum LifecycleSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [viewDidAppear, viewDidDisappear] }
 }
 
-// Every strategy is a `Multiplexer`: one extension makes all of them lifecycle observers,
-// one line per message and two more.
-extension Multiplexer: LifecycleObserver where Storage.Schema == LifecycleSchema {
+// The glue, one line per message, for every multiplexer; then one conformance line per strategy.
+extension LifecycleObserver where Self: Delivering, Schema == LifecycleSchema {
     func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
     func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
 }
+extension ExistentialArrayMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
+extension ClosureTableMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
+extension SelectorDictionaryMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
+extension WeakArrayMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
+extension LifetimeBoundMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
+extension ConcurrentMultiplexer: LifecycleObserver where Schema == LifecycleSchema {}
 
 // A fixed group of observers: the messages listed with their types, and the same glue.
 extension LifecycleSchema {
@@ -43,10 +48,7 @@ extension LifecycleSchema {
     }
 }
 
-extension StaticComposition: LifecycleObserver where Schema == LifecycleSchema {
-    func viewDidAppear(_ animated: Bool) { send(Schema.viewDidAppear, animated) }
-    func viewDidDisappear(_ animated: Bool) { send(Schema.viewDidDisappear, animated) }
-}
+extension StaticComposition: LifecycleObserver where Schema == LifecycleSchema {}
 
 // A group held by a type of its own, with witnesses specialized for its elements:
 // the refinement, and the same one line per message.

@@ -36,7 +36,12 @@ extension ScreenObserver where Self: Delivering, Schema == ScreenSchema {
     @inline(__always) func screenShouldClose() -> Bool { askAll(Schema.shouldClose, ()) }
 }
 
-extension Multiplexer: ScreenObserver where Storage.Schema == ScreenSchema {}
+extension ExistentialArrayMultiplexer: ScreenObserver where Schema == ScreenSchema {}
+extension ClosureTableMultiplexer: ScreenObserver where Schema == ScreenSchema {}
+extension SelectorDictionaryMultiplexer: ScreenObserver where Schema == ScreenSchema {}
+extension WeakArrayMultiplexer: ScreenObserver where Schema == ScreenSchema {}
+extension LifetimeBoundMultiplexer: ScreenObserver where Schema == ScreenSchema {}
+extension ConcurrentMultiplexer: ScreenObserver where Schema == ScreenSchema {}
 extension StaticComposition: ScreenObserver where Schema == ScreenSchema {}
 
 /// A group held by a type of its own.

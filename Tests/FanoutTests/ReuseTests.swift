@@ -25,11 +25,17 @@ enum FormFieldSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [didBeginEditing, shouldReturn, suggestion] }
 }
 
-extension Multiplexer: FormFieldObserver where Storage.Schema == FormFieldSchema {
+extension FormFieldObserver where Self: Delivering, Schema == FormFieldSchema {
     func fieldDidBeginEditing() { send(Schema.didBeginEditing, ()) }
     func shouldReturn(_ text: String) -> Bool { askAll(Schema.shouldReturn, text) }
     func suggestion(for text: String, limit: Int) -> String? { askUntilAnswered(Schema.suggestion, (text, limit)) }
 }
+extension ExistentialArrayMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
+extension ClosureTableMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
+extension SelectorDictionaryMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
+extension WeakArrayMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
+extension LifetimeBoundMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
+extension ConcurrentMultiplexer: FormFieldObserver where Schema == FormFieldSchema {}
 
 final class FieldRecorder: FormFieldObserver {
     let name: String

@@ -89,16 +89,14 @@ enum MistypedSchema: PairDescriptors {
 /// a storage made on its own, and a static composition.
 enum Maker: CaseIterable, Sendable {
     case strategy(DispatchStrategy)
-    case storage
     case staticComposition
 
-    static var allCases: [Maker] { DispatchStrategy.allCases.map(Maker.strategy) + [.storage, .staticComposition] }
+    static var allCases: [Maker] { DispatchStrategy.allCases.map(Maker.strategy) + [.staticComposition] }
 
     /// The name an exit test carries across the process boundary.
     var name: String {
         switch self {
         case .strategy(let strategy): strategy.rawValue
-        case .storage: "storage"
         case .staticComposition: "staticComposition"
         }
     }
@@ -111,7 +109,6 @@ enum Maker: CaseIterable, Sendable {
     func make<Schema: DelegateSchema>(_ schema: Schema.Type) where Schema.Target == any PairTarget {
         switch self {
         case .strategy(let strategy): _ = strategy.makeMultiplexer(for: schema)
-        case .storage: _ = ClosureTableStorage<Schema>()
         case .staticComposition: _ = Schema.compose { PairRecorder() }
         }
     }

@@ -5,7 +5,7 @@
     // Fanout.
 
     /// An `NSObject` to set as the delegate of a UIKit or AppKit object, that
-    /// forwards each message to the targets of a ``Multiplexer``: the adapter
+    /// forwards each message to the targets of a multiplexer: the adapter
     /// between an `@objc` delegate protocol, whose host asks
     /// `respondsToSelector:`, and Fanout's schema.
     ///
@@ -54,22 +54,22 @@
 
         /// A proxy for `multiplexer`'s targets, which it announces to its host
         /// whenever their answers change (it takes the multiplexer's
-        /// ``Multiplexer/respondersDidChange``).
+        /// ``Multiplexing/respondersDidChange``).
         ///
         /// - Precondition: this proxy's class has a method for every selector of
-        ///   `Storage.Schema` (the `@objc` glue).
-        public init<Storage>(forwardingTo multiplexer: Multiplexer<Storage>) {
+        ///   `Targets.Schema` (the `@objc` glue).
+        public init<Targets: Multiplexing>(forwardingTo multiplexer: Targets) {
             targetsRespond = { [unowned multiplexer] selector in
-                guard let key = Storage.Schema.Key(rawValue: selector) else { return nil }
+                guard let key = Targets.Schema.Key(rawValue: selector) else { return nil }
                 return multiplexer.responds(to: key)
             }
             super.init()
             multiplexer.respondersDidChange = { [weak self] in self?.reinstall?() }
-            for key in Storage.Schema.Key.allCases {
+            for key in Targets.Schema.Key.allCases {
                 let selector = key.rawValue.withCString { sel_registerName($0) }
                 precondition(
                     Self.instancesRespond(to: selector),
-                    "\(Self.self) has no method for '\(key.rawValue)' of \(Storage.Schema.self): declare one @objc method "
+                    "\(Self.self) has no method for '\(key.rawValue)' of \(Targets.Schema.self): declare one @objc method "
                         + "per message (Documentation/ReusingForYourProtocol.md)")
             }
         }

@@ -1,4 +1,4 @@
-/// What ``ClosureTableStorage`` and ``SelectorDictionaryStorage`` share: at
+/// What ``ClosureTableMultiplexer`` and ``SelectorDictionaryMultiplexer`` share: at
 /// `add`, the target joins the ``ClosureList`` of each message it responds to
 /// (with a closure bound to it, in a storage that forwards); at `remove`, it
 /// leaves them. They differ only in

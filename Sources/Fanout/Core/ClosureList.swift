@@ -21,8 +21,8 @@ internal class AnyClosureList {
 }
 
 /// One message's list of responders, in registration order, whatever the
-/// message's signature: the storage of ``ClosureTableStorage`` (indexed by
-/// message ordinal) and ``SelectorDictionaryStorage`` (keyed by selector),
+/// message's signature: the storage of ``ClosureTableMultiplexer`` (indexed by
+/// message ordinal) and ``SelectorDictionaryMultiplexer`` (keyed by selector),
 /// whose lists for messages of different signatures share one table and one
 /// delivery (``deliver(in:while:invoking:)``). In a storage that forwards,
 /// each responder also has the closure bound to it for `forward`
@@ -339,7 +339,7 @@ internal enum ReusedAnswers {
 }
 
 /// A storage whose messages' responders are in ``ClosureListBase`` lists
-/// (``ClosureTableStorage``, ``SelectorDictionaryStorage``): their one
+/// (``ClosureTableMultiplexer``, ``SelectorDictionaryMultiplexer``): their one
 /// delivery, which differs only in where a message's list is found.
 @usableFromInline
 internal protocol ClosureListStorage: ConfinedStorage {
@@ -354,7 +354,7 @@ internal protocol ClosureListStorage: ConfinedStorage {
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
-    /// The delivery of a closure strategy (its ``_TargetCallingStorage``
+    /// The delivery of a closure strategy (its ``_TargetCalling``
     /// requirement): calls, with `invoke`, each target in the list of the
     /// message named `key`, in registration order, while `shouldContinue`
     /// accepts the answers. The storage, which the caller holds, is borrowed

@@ -1,6 +1,6 @@
 /// What forwarding a message named at run time needs of a schema, built once
 /// per schema (by ``SchemaInfo``) and shared by every
-/// ``SelectorDictionaryStorage`` of it: the
+/// ``SelectorDictionaryMultiplexer`` of it: the
 /// selectors' ordinals (a ``SelectorTable``) and each message's forwarder,
 /// asked of its descriptor once.
 ///

@@ -27,7 +27,7 @@ public protocol MessageProtocol<Schema> {
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
 
     /// The function that forwards this message as
-    /// ``Multiplexer/forward(_:arguments:)`` does: it unpacks
+    /// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does: it unpacks
     /// the arguments and sends the message to every handler the strategy
     /// bound for it, in order, and makes `answers` (whose storage it may
     /// reuse) one answer per handler (an optional answer that is `nil` reads

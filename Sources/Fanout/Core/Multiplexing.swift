@@ -31,8 +31,23 @@ public protocol Multiplexing<Schema>: Delivering {
     /// `Schema.responds(_:to:)` is read now, once per message.
     func add(_ target: Schema.Target)
 
-    /// Unregisters `target`; unregistering an unknown target does nothing.
+    /// Unregisters `target`; unregistering an unknown target does nothing. A
+    /// dispatch in flight still delivers to it.
     func remove(_ target: Schema.Target)
+
+    /// Called when the set of messages that some registered target responds
+    /// to changes: on `add` and `remove`, when a target bound to an owner
+    /// leaves with it, and when `count` drops weakly held targets found gone.
+    /// A host that reads its delegate's `responds(to:)` once, when the
+    /// delegate is assigned (UIKit's views do), reads it again here. `nil`,
+    /// the default, to be told nothing.
+    ///
+    /// Runs synchronously on the thread that made the change, once the change
+    /// is complete; a change made while a dispatch is in flight is announced
+    /// once, after the outermost dispatch returns. ``ConcurrentMultiplexer``
+    /// announces at once, on the writer's thread. The rules in full:
+    /// `Documentation/Strategies.md`, "Hosts that cache responds-to".
+    var respondersDidChange: (() -> Void)? { get set }
 }
 
 /// What every multiplexer offers, mutable or not: the registered targets'
@@ -58,11 +73,10 @@ public protocol Delivering<Schema>: AnyObject {
     )
 
     /// Sends `message`, a message of two arguments, as
-    /// ``deliver(_:_:while:)`` does, with the arguments apart. A
-    /// ``Multiplexer``, whatever its strategy, then carries them to each call
-    /// without building their tuple, so a reference among them is not
-    /// retained. The default, which a storage used on its own and a
-    /// ``StaticComposition`` take, builds the tuple and calls
+    /// ``deliver(_:_:while:)`` does, with the arguments apart. Every
+    /// strategy's multiplexer then carries them to each call without building
+    /// their tuple, so a reference among them is not retained. The default,
+    /// which a ``StaticComposition`` takes, builds the tuple and calls
     /// ``deliver(_:_:while:)``.
     func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
@@ -107,7 +121,7 @@ extension Delivering {
 
     /// Sends a message of two arguments that has no answer to every
     /// responding target: ``send(_:_:)`` with the arguments apart, as the
-    /// delegate method receives them (see ``deliver(_:_:_:while:)``).
+    /// delegate method receives them (see ``Delivering/deliver(_:_:_:while:)``).
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets the strategy
     ///   visits for this message.

@@ -3,9 +3,9 @@
 /// every registration in the bag ends, the Swift counterpart of binding a
 /// helper to an Objective-C object with an associated object.
 ///
-/// A holder added with ``LifetimeBoundStorage/add(_:)`` is bound to its
+/// A holder added with ``LifetimeBoundMultiplexer/add(_:)`` is bound to its
 /// own lifetime; a behaviour added with
-/// ``LifetimeBoundStorage/add(_:boundTo:)`` is bound to the lifetime of
+/// ``LifetimeBoundMultiplexer/add(_:boundTo:)`` is bound to the lifetime of
 /// its owner, the holder.
 ///
 /// ```swift

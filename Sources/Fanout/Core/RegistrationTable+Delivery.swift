@@ -3,7 +3,7 @@ extension RegistrationTable where Value == Schema.Target {
     /// message named `key`, in order,
     /// for as long as `shouldContinue` accepts the answers: the dispatch of
     /// the strategies that hold their targets strongly in a table
-    /// (``ExistentialArrayStorage``, ``ConcurrentStorage``). The caller keeps
+    /// (``ExistentialArrayMultiplexer``, ``ConcurrentMultiplexer``). The caller keeps
     /// the buffer, and so every target, alive until the dispatch ends.
     ///
     /// - Complexity: O(*n*) in `entries`.

@@ -49,9 +49,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// (bit *i* set when `responderCounts[i] > 0`).
     internal private(set) var respondingBits: UInt64 = 0
 
-    /// An empty table. Every storage makes one first, so the schema's glue is
-    /// checked here, once per schema, whether the storage is used by a
-    /// ``Multiplexer`` or on its own (see ``SchemaInfo``).
+    /// An empty table. Every multiplexer makes one first, so the schema's glue
+    /// is checked here, once per schema (see ``SchemaInfo``).
     @usableFromInline
     internal init() {
         SchemaInfo<Schema>.check()

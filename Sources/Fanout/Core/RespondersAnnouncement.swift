@@ -2,7 +2,7 @@
 /// to changes, and a change noticed while a dispatch is in flight, announced
 /// when the last one ends.
 ///
-/// The rules (every single-threaded storage; ``ConcurrentStorage`` has its
+/// The rules (every single-threaded storage; ``ConcurrentMultiplexer`` has its
 /// own, in its documentation):
 /// - the handler runs synchronously, on the thread that made the change, once
 ///   the change is complete: it may read the multiplexer (`responds(to:)`,

@@ -20,7 +20,7 @@
 /// `@inlinable` methods with every type known, so each message is delivered
 /// inline, as on the group's own type. A delegate protocol's glue declares
 /// the refinement that adds the protocol's methods, one line per message,
-/// as ``Multiplexer``'s do.
+/// as the multiplexers' do.
 public protocol ComposedBehaviours<Schema>: Delivering {
     /// The group's elements.
     associatedtype Elements: StaticElements where Elements.Schema == Schema

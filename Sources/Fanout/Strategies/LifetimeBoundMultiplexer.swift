@@ -10,40 +10,17 @@ import FanoutSupport
 /// multiplexer.add(pullToRefresh, boundTo: screen)    // held until `screen` is deallocated
 /// ```
 ///
-/// See ``LifetimeBoundStorage``.
-public typealias LifetimeBoundMultiplexer<Schema: DelegateSchema> = Multiplexer<LifetimeBoundStorage<Schema>>
-
-extension Multiplexer {
-    /// Registers `target` strongly until `owner` is deallocated (or `target`
-    /// is removed): the behaviour lives as long as the object it belongs to.
-    /// See ``LifetimeBoundStorage/add(_:boundTo:)``.
-    public func add<Owner: RegistrationHolder, BoundSchema>(_ target: BoundSchema.Target, boundTo owner: Owner)
-    where Storage == LifetimeBoundStorage<BoundSchema> {
-        storage.add(target, boundTo: owner)
-    }
-
-    /// Registers a ``RegistrationHolder`` that is called without any reference
-    /// counting. See ``LifetimeBoundStorage/unsafeAddUnretained(_:)`` for its
-    /// precondition.
-    @unsafe
-    public func unsafeAddUnretained<BoundSchema>(_ target: BoundSchema.Target)
-    where Storage == LifetimeBoundStorage<BoundSchema> {
-        unsafe storage.unsafeAddUnretained(target)
-    }
-}
-
-/// The storage of ``LifetimeBoundMultiplexer``: a target that is a
-/// ``RegistrationHolder`` is stored without a reference count of its own, and
-/// a token in its ``RegistrationBag`` removes the registration when the
-/// target is deallocated; any other target is held weakly, as by
-/// ``WeakArrayStorage``.
+/// A target that is a ``RegistrationHolder`` is stored without a reference
+/// count of its own, and a token in its ``RegistrationBag`` removes the
+/// registration when the target is deallocated; any other target is held
+/// weakly, as by ``WeakArrayMultiplexer``.
 ///
 /// Three ways to register, from the default:
-/// - ``LifetimeBoundStorage/add(_:)``: never keeps a target alive. A holder is retained for the
+/// - ``LifetimeBoundMultiplexer/add(_:)``: never keeps a target alive. A holder is retained for the
 ///   duration of each of its calls (one retain and one release per
 ///   delivery, the price of memory safety: its callback may make its owner
 ///   let go of it); any other target is loaded through a weak reference.
-/// - ``LifetimeBoundStorage/add(_:boundTo:)``: the target is held strongly until its *owner*, a
+/// - ``LifetimeBoundMultiplexer/add(_:boundTo:)``: the target is held strongly until its *owner*, a
 ///   ``RegistrationHolder``, is deallocated, as a behaviour bound to its
 ///   screen with an associated object in Objective-C. No reference counting
 ///   per delivery: the dispatch's pinned buffer keeps the target alive.
@@ -51,7 +28,7 @@ extension Multiplexer {
 ///   code that guarantees the holder outlives every one of its calls.
 ///
 /// Single-threaded.
-public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
     AnnouncingStorage
 {
     @usableFromInline
@@ -78,7 +55,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``).
+    /// (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -157,7 +134,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         confinement.begin(self)
         defer { confinement.end() }
         let id = Schema.identity(of: target)
-        // A new target, the common case, costs a lookup, not a mutating access (as in `WeakArrayStorage.addNow`).
+        // A new target, the common case, costs a lookup, not a mutating access (as in `WeakArrayMultiplexer.addNow`).
         if table.contains(id), table.remove(id, if: { $0.isDeadWeakReference }) != nil { weaklyHeld -= 1 }
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
         else { return }
@@ -252,14 +229,14 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
         }
     }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every live registered target that
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
     /// responds to the message named `key`, in order: a holder retained for its call, a target bound to an owner as
     /// held, others through their weak reference.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
         PinnedDispatch.run(storage) { deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
@@ -343,7 +320,7 @@ public final class LifetimeBoundStorage<Schema: DelegateSchema>: _TargetCallingS
     }
 }
 
-/// One entry of a ``LifetimeBoundStorage``'s table: the registration, and,
+/// One entry of a ``LifetimeBoundMultiplexer``'s table: the registration, and,
 /// for a target bound to an owner, the target itself.
 @frozen @usableFromInline
 internal struct LifetimeSlot<Schema: DelegateSchema> {
@@ -372,7 +349,7 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
     var isDeadWeakReference: Bool { registration.isDeadWeakReference }
 }
 
-/// One registration of a ``LifetimeBoundStorage``.
+/// One registration of a ``LifetimeBoundMultiplexer``.
 @usableFromInline
 internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// How the registration holds its target.

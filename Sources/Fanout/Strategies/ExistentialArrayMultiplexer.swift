@@ -7,18 +7,15 @@
 /// scrollView.delegate = multiplexer
 /// ```
 ///
-/// See ``ExistentialArrayStorage``.
-public typealias ExistentialArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<ExistentialArrayStorage<Schema>>
-
-/// The storage of ``ExistentialArrayMultiplexer``: the targets, held strongly,
-/// each with the set of messages it responds to, in one array.
+/// The targets are held strongly, each with the set of messages it responds
+/// to, in one array.
 ///
 /// Every dispatch visits every target and skips those whose mask lacks the
 /// message, so sparse responders still cost one mask test per target. The
 /// dispatch pins the array's buffer, which keeps every target alive until it
 /// ends.
 /// Single-threaded.
-public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
     AnnouncingStorage
 {
     @usableFromInline
@@ -38,7 +35,7 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``).
+    /// (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -92,13 +89,13 @@ public final class ExistentialArrayStorage<Schema: DelegateSchema>: _TargetCalli
         confinement.run(self) { table.responds(to: key) }
     }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every registered target that
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that
     /// responds to the message named `key`, in order.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
         PinnedDispatch.run(storage) { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }

@@ -8,38 +8,19 @@
 /// let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
 /// ```
 ///
-/// See ``SelectorDictionaryStorage``.
-public typealias SelectorDictionaryMultiplexer<Schema: DelegateSchema> = Multiplexer<SelectorDictionaryStorage<Schema>>
-
-extension Multiplexer {
-    /// Forwards a message named at run time to every target that responds to
-    /// it. See ``SelectorDictionaryStorage/forward(_:arguments:)``.
-    public func forward<ForwardedSchema>(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?]
-    where Storage == SelectorDictionaryStorage<ForwardedSchema> {
-        try storage.forward(selector, arguments: arguments)
-    }
-
-    /// Whether any registered target responds to the message named `selector`;
-    /// `false` for a selector the protocol does not have.
-    public func responds<ForwardedSchema>(toSelector selector: String) -> Bool
-    where Storage == SelectorDictionaryStorage<ForwardedSchema> {
-        storage.responds(toSelector: selector)
-    }
-}
-
-/// The storage of ``SelectorDictionaryMultiplexer``: every dispatch looks the
-/// message's selector up in a dictionary to find the handlers bound for it,
-/// then calls them in turn. Targets are held strongly, by their handlers.
+/// Every dispatch looks the message's selector up in a dictionary to find the
+/// handlers bound for it, then calls them in turn. Targets are held strongly,
+/// by their handlers.
 ///
 /// The handlers for one selector are a typed list of its responders, as
-/// ``ClosureTableStorage`` keeps them per message, each with a closure bound to
+/// ``ClosureTableMultiplexer`` keeps them per message, each with a closure bound to
 /// it for `forward`; a typed dispatch calls the targets through the
 /// descriptor and boxes nothing: its cost over a closure table is one
 /// dictionary lookup per message. Selectors are
 /// registered once, as the Objective-C runtime registers them, so no lookup
-/// hashes a selector's characters. ``SelectorDictionaryStorage/forward(_:arguments:)`` alone
+/// hashes a selector's characters. ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` alone
 /// unpacks `Any` arguments and boxes the answers. Single-threaded.
-public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage,
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
     ClosureBinding, CountedDispatchStorage
 {
     /// Dispatch reads a list from it, unretained, in one instantaneous read, so
@@ -85,7 +66,7 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``).
+    /// (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -144,14 +125,14 @@ public final class SelectorDictionaryStorage<Schema: DelegateSchema>: _TargetCal
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): looks up the handlers of the message named `key` by its
+    /// This strategy's delivery (``_TargetCalling``): looks up the handlers of the message named `key` by its
     /// selector and calls their targets with `invoke`, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to the message (the lookup is one probe on average).
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 

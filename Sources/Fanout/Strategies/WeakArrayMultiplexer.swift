@@ -6,11 +6,8 @@
 /// multiplexer.add(behavior)     // not retained: keep `behavior` alive yourself
 /// ```
 ///
-/// See ``WeakArrayStorage``.
-public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<WeakArrayStorage<Schema>>
-
-/// The storage of ``WeakArrayMultiplexer``: one array of weak references,
-/// each with the set of messages its target responds to.
+/// One array of weak references, each with the set of messages its target
+/// responds to.
 ///
 /// Every delivery loads a weak reference (the runtime's `swift_weakLoadStrong`,
 /// which takes a lock-free but atomic path and returns a +1 reference that
@@ -19,7 +16,7 @@ public typealias WeakArrayMultiplexer<Schema: DelegateSchema> = Multiplexer<Weak
 /// buffer (`PinnedArray`), so it counts no reference of its own. `count` first drops
 /// deallocated targets and `responds(to:)` looks for a live responder, so both
 /// are exact for live targets. Single-threaded.
-public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStorage, PinnedTableStorage,
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
     AnnouncingStorage
 {
     @usableFromInline
@@ -39,7 +36,7 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``).
+    /// (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -109,14 +106,14 @@ public final class WeakArrayStorage<Schema: DelegateSchema>: _TargetCallingStora
         }
     }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every live registered target that
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
     /// responds to the message named `key`, in order; deallocated targets are skipped. Each weak load returns a strong
     /// reference that keeps its target alive through its call.
     ///
     /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<WeakArrayStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
         PinnedDispatch.run(storage) { entries in  // the buffer pinned, to the end

@@ -6,20 +6,15 @@
 /// multiplexer.add(zoomBehavior)   // joins the lists of the messages it implements
 /// ```
 ///
-/// See ``ClosureTableStorage``.
-public typealias ClosureTableMultiplexer<Schema: DelegateSchema> = Multiplexer<ClosureTableStorage<Schema>>
-
-/// The storage of ``ClosureTableMultiplexer``: one list per message, indexed
-/// by the message's ordinal, of the targets that respond to it (held
-/// strongly). (The name is historical: the lists held closures bound to the
-/// targets; a dispatch now calls each target through the message's
-/// descriptor, which is inlined where the closure was not.)
+/// One list per message, indexed by the message's ordinal, of the targets
+/// that respond to it (held strongly); a dispatch calls each through the
+/// message's descriptor.
 ///
 /// Dispatch indexes the table and calls only the targets that respond, so
 /// sparse responders cost nothing. A dispatch pins the message's list
 /// (`PinnedArray`), which keeps its targets alive until the dispatch ends,
 /// with no reference counted. Single-threaded.
-public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingStorage, ClosureListStorage,
+public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
     ClosureBinding, CountedDispatchStorage
 {
     /// One list per message ordinal; `nil` until a target responding to the message is added.
@@ -43,7 +38,7 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
     internal var announcement = RespondersAnnouncement()
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``).
+    /// (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -90,14 +85,14 @@ public final class ClosureTableStorage<Schema: DelegateSchema>: _TargetCallingSt
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, the targets in the list of the
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets in the list of the
     /// message named `key`, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond
     ///   to the message.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<ClosureTableStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<ClosureTableMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 }

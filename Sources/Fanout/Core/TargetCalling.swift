@@ -1,68 +1,52 @@
-/// The state of one of Fanout's strategies, behind a ``Multiplexer``, with the
-/// strategy's one delivery.
-///
-/// Fanout's six storages (``ExistentialArrayStorage`` … ``ConcurrentStorage``)
-/// conform, and the set is closed: a ``Multiplexer`` chooses among them
-/// (`Documentation/WritingAStrategy.md`). A storage used on its own delivers
-/// through the same function as its multiplexer.
-public protocol MultiplexerStorage: Multiplexing {
-    /// This strategy's delivery: sends `message` to each registered target
-    /// that responds to it, in registration order, while `shouldContinue`
-    /// accepts the answers.
+/// One of Fanout's strategies: a multiplexer whose delivery calls its targets
+/// one by one, and which gets ``Delivering``'s deliveries from it, each target
+/// called with the message's arguments (as one value, or two apart). Not
+/// public API (an underscored name): public only because those deliveries
+/// are, and a client writes no conformance to it.
+public protocol _TargetCalling: Multiplexing {
+    /// The strategy's delivery: calls, with `invoke`, every registered target
+    /// that responds to the message named `key`, in registration order, while
+    /// `shouldContinue` accepts the answers.
     ///
-    /// `storage` is unretained: the caller holds it for the whole call (the
-    /// storage itself, or the multiplexer whose `let` it is). The delivery
-    /// borrows it for each read only, so that nothing retains it while the
-    /// targets run; what it pins (or, for `concurrent`, the snapshot it
-    /// reads) keeps the targets alive.
-    static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
-        while shouldContinue: (Result) -> Bool)
-
-    /// Called when the set of messages that some registered target responds
-    /// to changes: a host that reads its delegate's `responds(to:)` once, when
-    /// the delegate is assigned (as UIKit's views do), reads it again here.
-    /// `nil`, the default, to be told nothing. The rules of when and where it
-    /// runs: `Documentation/Strategies.md`, "Hosts that cache responds-to".
-    var respondersDidChange: (() -> Void)? { get set }
+    /// `multiplexer` is unretained: the caller holds it for the whole call.
+    /// The delivery borrows it for each read only, so that nothing retains it
+    /// while the targets run; what it pins (or, for `concurrent`, the
+    /// snapshot it reads) keeps the targets alive.
+    static func _deliver<Result>(
+        _ key: Schema.Key, in multiplexer: Unmanaged<Self>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result)
 }
 
-extension MultiplexerStorage {
+extension _TargetCalling {
     /// Sends `message` to each registered target that responds to it, in
-    /// registration order, for as long as `shouldContinue` accepts the answers:
-    /// the strategy's ``deliver(_:_:in:while:)``.
+    /// registration order, for as long as `shouldContinue` accepts the answers.
+    ///
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
-        Self.deliver(message, arguments, in: .passUnretained(self), while: shouldContinue)
+        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) {
+            message.invoke($0, arguments)
+        }
     }
-}
 
-/// A storage whose delivery calls its targets one by one (each of Fanout's
-/// six): it provides the delivery with the call as a closure, and gets
-/// ``MultiplexerStorage/deliver(_:_:in:while:)`` from it. Not public API (an
-/// underscored name): public only because that requirement is.
-public protocol _TargetCallingStorage: MultiplexerStorage {
-    /// The strategy's delivery: calls, with `invoke`, every registered target
-    /// that responds to the message named `key`, in registration order, while
-    /// `shouldContinue` accepts the answers. `invoke` makes the call with the
-    /// message's arguments (as one value, or apart).
-    static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<Self>, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Schema.Target) -> Result)
-}
-
-extension _TargetCallingStorage {
-    /// This strategy's delivery (``MultiplexerStorage``), each target called with `arguments`.
+    /// Sends `message`, a message of two arguments, as
+    /// ``deliver(_:_:while:)`` does, with the arguments apart: each target is
+    /// called without building their tuple, so a reference among them is not
+    /// retained (`ArgumentPair.swift`). A descriptor without a two-argument
+    /// body takes the tuple, built once.
     ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy visits.
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable @inline(__always)
-    public static func deliver<Arguments, Result>(
-        _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, in storage: Unmanaged<Self>,
+    public func deliver<First, Second, Result>(
+        _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     ) {
-        _deliver(message.key, in: storage, while: shouldContinue) { message.invoke($0, arguments) }
+        guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
+            return deliver(message, (first, second), while: shouldContinue)
+        }
+        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, first, second) }
     }
 }
 
@@ -87,7 +71,7 @@ extension Unmanaged where Instance: ConfinedStorage {
 /// that a dispatch iterates in place (`existentialArray`, `lifetimeBound`,
 /// `weakArray`).
 @usableFromInline
-internal protocol PinnedTableStorage: ConfinedStorage, MultiplexerStorage {
+internal protocol PinnedTableStorage: ConfinedStorage, Multiplexing {
     associatedtype Registration
     var table: RegistrationTable<Schema, Registration> { get set }
 

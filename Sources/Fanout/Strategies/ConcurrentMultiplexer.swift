@@ -8,11 +8,8 @@ import FanoutSupport
 /// DispatchQueue.concurrentPerform(iterations: 4) { _ in multiplexer.scrollViewDidScroll(view) }
 /// ```
 ///
-/// It is `Sendable`, checked by the compiler. See ``ConcurrentStorage``.
-public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<ConcurrentStorage<Schema>>
-
-/// The storage of ``ConcurrentMultiplexer``: ``ExistentialArrayStorage``'s
-/// copy-on-write array, published to readers as an immutable snapshot.
+/// ``ExistentialArrayMultiplexer``'s copy-on-write array, published to readers
+/// as an immutable snapshot.
 ///
 /// Writers change the array under a lock, then publish a snapshot of it (an
 /// object holding the array) with an atomic exchange. A dispatch takes no
@@ -39,7 +36,7 @@ public typealias ConcurrentMultiplexer<Schema: DelegateSchema> = Multiplexer<Con
 /// themselves.
 ///
 /// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
-public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStorage, @unchecked Sendable {
+public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling, @unchecked Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -137,7 +134,7 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
     }
 
     /// Called when the set of messages some target responds to changes
-    /// (``MultiplexerStorage/respondersDidChange``): on the thread whose `add`
+    /// (``Multiplexing/respondersDidChange``): on the thread whose `add`
     /// or `remove` changed it, after the lock is released, at once (a change
     /// made during a dispatch is not deferred: other threads' dispatches
     /// overlap without end). Changes on several threads announce
@@ -224,14 +221,14 @@ public final class ConcurrentStorage<Schema: DelegateSchema>: _TargetCallingStor
     /// - Complexity: O(1) under the lock.
     public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
 
-    /// This strategy's delivery (``_TargetCallingStorage``): calls, with `invoke`, every registered target that
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that
     /// responds to the message named `key`, in order, with no lock and no reference counting: the reader count keeps
     /// the snapshot, and so the targets, alive.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
-        _ key: Schema.Key, in storage: Unmanaged<ConcurrentStorage>, while shouldContinue: (Result) -> Bool,
+        _ key: Schema.Key, in storage: Unmanaged<ConcurrentMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
         let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
