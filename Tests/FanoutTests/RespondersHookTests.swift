@@ -233,8 +233,11 @@ struct RespondersHookTests {
         do {
             let owner = BoundProbe(0, log: log, responders: [])
             weakOwner = owner
-            multiplexer.add(Probe(1, log: log, responders: [.viewForZooming]), boundTo: owner)
             multiplexer.respondersDidChange = { announcedWhileOwnerAlive = weakOwner != nil }
+            multiplexer.add(Probe(1, log: log, responders: [.viewForZooming]), boundTo: owner)
+            #expect(announcedWhileOwnerAlive == true, "the add announces, the owner alive")
+            // Alive to here: an optimized build may otherwise free it after its last use, before the handler is set.
+            withExtendedLifetime(owner) {}
         }
         #expect(announcedWhileOwnerAlive == false)
         #expect(!multiplexer.responds(to: .viewForZooming))
