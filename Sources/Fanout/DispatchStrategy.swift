@@ -1,5 +1,5 @@
-/// The ways a multiplexer can store its targets and dispatch to them, for
-/// choosing one at run time.
+/// The ways a multiplexer can store its targets and dispatch to them, for choosing one at run time; compared in
+/// `Documentation/Strategies.md`.
 ///
 /// ```swift
 /// for strategy in DispatchStrategy.allCases {
@@ -7,26 +7,21 @@
 ///     ...
 /// }
 /// ```
-///
-/// `Documentation/Strategies.md` compares them.
 public enum DispatchStrategy: String, CaseIterable, Sendable {
     /// ``ExistentialArrayMultiplexer``: one array of protocol existentials.
     case existentialArray
     /// ``ClosureTableMultiplexer``: per message, the list of the targets that respond to it.
     case closureTable
-    /// ``SelectorDictionaryMultiplexer``: typed handlers in a dictionary keyed
-    /// by selector, plus forwarding of selectors named at run time.
+    /// ``SelectorDictionaryMultiplexer``: typed handlers keyed by selector, plus forwarding by name at run time.
     case selectorDictionary
     /// ``WeakArrayMultiplexer``: targets held weakly, a weak load per delivery.
     case weakArray
-    /// ``LifetimeBoundMultiplexer``: ``RegistrationHolder`` targets bound to
-    /// their own lifetime and called without a weak load; others held weakly.
+    /// ``LifetimeBoundMultiplexer``: ``RegistrationHolder`` targets bound to their lifetime, without a weak load.
     case lifetimeBound
     /// ``ConcurrentMultiplexer``: safe to use from many threads at once.
     case concurrent
 
-    /// Whether the strategy keeps its targets alive until they are removed
-    /// (`false` for the weak strategies).
+    /// Whether the strategy keeps its targets alive until they are removed (`false` for the weak strategies).
     public var holdsTargetsStrongly: Bool {
         switch self {
         case .existentialArray, .closureTable, .selectorDictionary, .concurrent: true
@@ -34,11 +29,9 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
         }
     }
 
-    /// A new, empty multiplexer for any delegate protocol described by
-    /// `schema`: an instance of ``multiplexerType(for:)``, so it conforms to
-    /// the protocol when the app declares that strategy's conformance
-    /// (`Documentation/ReusingForYourProtocol.md`), one line per strategy it
-    /// may choose: `multiplexer as? any LifecycleObserver` succeeds then.
+    /// A new, empty multiplexer for `schema`: an instance of ``multiplexerType(for:)``, which conforms to the
+    /// delegate protocol where the app declares that strategy's conformance, one line per strategy
+    /// (`Documentation/ReusingForYourProtocol.md`): `multiplexer as? any LifecycleObserver` then succeeds.
     public func makeMultiplexer<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema> {
         multiplexerType(for: schema).init()
     }

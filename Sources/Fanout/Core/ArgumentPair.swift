@@ -1,28 +1,19 @@
 // A message of two arguments, delivered with its arguments apart.
 //
-// Glue that builds the tuple of a two-argument message from its method's
-// parameters (`send(Schema.didEndDragging, (scrollView, decelerate))`) copies
-// each reference into it: one retain and one release per message, which the
-// optimizer keeps (the tuple is an owned value). With the arguments passed
-// apart (`send(Schema.didEndDragging, scrollView, decelerate)`), a delivery
-// carries them to each call in the non-escaping closures of its loop, as it
-// carries a single argument, and calls the descriptor's two-argument body:
-// nothing is copied.
+// Glue that builds the tuple of a two-argument message from its method's parameters copies each reference into
+// it: a retain and a release per message. With the arguments passed apart, a delivery carries them to each call
+// in the non-escaping closures of its loop and calls the descriptor's two-argument body: nothing is copied.
 //
-// A `Message` names only its `Arguments`, the tuple, not the two types in
-// it; so it keeps the two-argument body as the words of a struct of one
-// closure whose type it can name (`PairSlot`), and the delivery, where both
-// types are known again, reinterprets them as the `PairBody` they are. (Every
-// strategy's typed dispatch calls its targets through the descriptor.) A layout-dependent
-// fast path (`Documentation/Portability.md`): it relies on two structs of one
-// closure each having the same layout, whatever their generic types, and on
-// a closure being copied and destroyed the same way in both. Without it
-// (`Portability.usesLayoutFastPaths` false) the descriptor has no two-argument
-// body and the arguments travel as their tuple.
+// A `Message` names only its `Arguments`, the tuple, not the two types in it, so it keeps the two-argument body
+// as the words of a struct of one closure whose type it can name (`PairSlot`); the delivery, where both types
+// are known again, reinterprets them as the `PairBody` they are. A layout-dependent fast path
+// (`Documentation/Portability.md`): it relies on two structs of one closure each having the same layout,
+// whatever their generic types, and on a closure being copied and destroyed the same way in both. Without it
+// (`Portability.usesLayoutFastPaths` false) the descriptor has no two-argument body and the arguments travel as
+// their tuple.
 //
-// Safety: the arguments are the caller's parameters, borrowed for the whole
-// delivery; targets are kept alive as for any other message (the pinned
-// buffer, the snapshot, the weak load's reference).
+// Safety: the arguments are the caller's parameters, borrowed for the whole delivery; targets are kept alive as
+// for any other message (the pinned buffer, the snapshot, the weak load's reference).
 
 /// The body of a two-argument message, taking the arguments apart.
 @frozen @usableFromInline
@@ -33,21 +24,17 @@ internal struct PairBody<Target, First, Second, Result> {
     init(_ body: @escaping (Target, First, Second) -> Result) { self.body = body }
 }
 
-/// Where a ``Message`` keeps the ``PairBody`` of a two-argument message: a
-/// struct of one closure, as `PairBody` is, whose type names only the
-/// message's own generic types. Both structs keep their closure at their
-/// own generic abstraction whatever the types are, so one's words are the
-/// other's. (A value of a function type would not do: it may be reabstracted,
-/// a thunk made around it, wherever it is stored, returned or passed as a
-/// generic value, and the words would no longer be the body's.)
+/// Where a ``Message`` keeps the ``PairBody`` of a two-argument message: a struct of one closure, as `PairBody`
+/// is, whose type names only the message's own generic types. Both keep their closure at their own generic
+/// abstraction whatever the types, so one's words are the other's. A bare function value would not do: it may
+/// be reabstracted (a thunk made around it) wherever it is stored, returned or passed as a generic value.
 @frozen @usableFromInline
 internal struct PairSlot<Target, Arguments, Result> {
     @usableFromInline let words: (Target, Arguments) -> Result
 }
 
 extension Message {
-    /// The ``PairBody`` of `body`, in a ``PairSlot`` (see the top of this
-    /// file); `nil` where the layout fast paths are off.
+    /// The ``PairBody`` of `body`, in a ``PairSlot`` (see the top of this file); `nil` off the layout fast paths.
     @inlinable @inline(__always)
     internal static func pairForm<First, Second>(
         of body: @escaping (Schema.Target, First, Second) -> Result

@@ -1,9 +1,6 @@
-/// What ``ClosureTableMultiplexer`` and ``SelectorDictionaryMultiplexer`` share: at
-/// `add`, the target joins the ``ClosureList`` of each message it responds to
-/// (with a closure bound to it, in a storage that forwards); at `remove`, it
-/// leaves them. They differ only in
-/// where a message's list lives (an array indexed by ordinal, a dictionary
-/// keyed by selector), which ``withSlot(for:_:)`` gives.
+/// What ``ClosureTableMultiplexer`` and ``SelectorDictionaryMultiplexer`` share: at `add`, the target joins the
+/// ``ClosureList`` of each message it responds to (with a bound closure, in a storage that forwards); at
+/// `remove`, it leaves them. Only where a message's list lives differs, which ``withSlot(for:_:)`` gives.
 internal protocol ClosureBinding: AnnouncingStorage {
     associatedtype Schema: DelegateSchema
 
@@ -15,9 +12,7 @@ internal protocol ClosureBinding: AnnouncingStorage {
     /// Gives `body` the storage of the closure list for `key`.
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void)
 
-    /// Whether the storage forwards messages named at run time, and so binds
-    /// a closure for each message a target responds to (`forward` calls it;
-    /// a typed dispatch calls the target itself).
+    /// Whether the storage forwards messages named at run time, and so binds a closure per message for `forward`.
     static var forwards: Bool { get }
 }
 
@@ -49,10 +44,9 @@ extension ClosureBinding {
         }
     }
 
-    /// Unregisters `target`, taking it out of its lists (and their closures).
+    /// Unregisters `target`, taking it out of its lists.
     ///
-    /// - Complexity: O(*n*·*k*), where *n* is the number of targets and *k*
-    ///   the number of messages it responded to.
+    /// - Complexity: O(*n*·*k*) for *n* targets and the *k* messages it responded to.
     func unbind(_ target: Schema.Target) {
         announcingChanges { unbindNow(target) }
     }

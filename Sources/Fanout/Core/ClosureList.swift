@@ -1,8 +1,5 @@
-/// The type-erased face of one message's list (a ``ClosureListBase``), so
-/// that a storage's table of lists is not generic: a table whose element
-/// type is generic over the target is looked up in the runtime's metadata
-/// caches by the storage's unspecialized `add` and `remove` code, about 700
-/// instructions per message bound (measured).
+/// The type-erased face of one message's list (a ``ClosureListBase``), so that a storage's table of lists is not
+/// generic: its unspecialized `add` and `remove` would look a generic one up in the runtime's metadata caches.
 @usableFromInline
 internal class AnyClosureList {
     @usableFromInline
@@ -14,50 +11,34 @@ internal class AnyClosureList {
     /// Whether a dispatch of this list is in flight.
     var isDispatching: Bool { false }
 
-    /// Flags the dispatches of this list in flight, if any: the last to end
-    /// tells its storage, which announces a change made meanwhile
-    /// (``PinnedArray/flagDispatches()``).
+    /// Flags this list's dispatches in flight, if any (``PinnedArray/flagDispatches()``).
     func flagDispatches() {}
 }
 
-/// One message's list of responders, in registration order, whatever the
-/// message's signature: the storage of ``ClosureTableMultiplexer`` (indexed by
-/// message ordinal) and ``SelectorDictionaryMultiplexer`` (keyed by selector),
-/// whose lists for messages of different signatures share one table and one
-/// delivery (``deliver(in:while:invoking:)``). In a storage that forwards,
-/// each responder also has the closure bound to it for `forward`
-/// (``ClosureList``).
+/// One message's list of responders, in registration order, whatever the message's signature: the storage of
+/// ``ClosureTableMultiplexer`` (by ordinal) and ``SelectorDictionaryMultiplexer`` (by selector), whose lists of
+/// different signatures share one table and one delivery (``deliver(in:while:invoking:)``).
 ///
-/// A list, once made, stays in its storage's table for the storage's
-/// lifetime (removing a target removes its entry, never the list), so a
-/// dispatch may read it unretained while its storage's caller holds the
-/// storage.
+/// A list, once made, stays in its storage's table for the storage's lifetime (removing a target removes its
+/// entry, never the list), so a dispatch may read it unretained while its storage's caller holds the storage.
 @usableFromInline
 internal class ClosureListBase<Target>: AnyClosureList {
-    /// A dispatch pins it and reads it in place (``deliver(in:while:invoking:)``);
-    /// a change, and every other read, is instantaneous, so it needs no
+    /// A dispatch pins it and reads it in place; a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
     @usableFromInline final var responders = IdentifiedList<Handler>()
 
-    /// One target that responds to the message, and, in a storage that
-    /// forwards, the closure bound to it.
-    ///
-    /// The typed dispatch calls the target, which the entry holds in the
-    /// pinned buffer itself, through the descriptor's body: one load from the
-    /// buffer to the call, and the body inlined. `forward` calls the bound
-    /// closure.
+    /// One responder and, in a storage that forwards, the closure bound to it. The typed dispatch calls the
+    /// target, read in place from the pinned buffer, through the descriptor's body; `forward` calls the closure.
     @frozen @usableFromInline
     internal struct Handler {
         /// The target, held strongly.
         @usableFromInline let target: Target
-        /// The bound closure, a ``ClosureList/Bound`` of the list's signature,
-        /// or `nil` in a storage that does not forward. `forward` calls it
-        /// through a reference read from the pinned buffer, which it borrows.
-        /// A closure stored in the buffer itself would be copied out for each
-        /// call, one retain and one release of its context per delivery.
+        /// The bound closure, a ``ClosureList/Bound``, or `nil` in a storage that does not forward. An object,
+        /// borrowed from the pinned buffer: a closure stored inline would be copied out for each call, a retain and
+        /// a release of its context per delivery.
         @usableFromInline let bound: AnyObject?
 
         @inlinable
@@ -78,20 +59,13 @@ internal class ClosureListBase<Target>: AnyClosureList {
 
     override final func flagDispatches() { responders.entries.flagDispatches() }
 
-    /// Calls, with `invoke`, the targets of `list` in registration order, for
-    /// as long as `shouldContinue` accepts the answers.
+    /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
+    /// answers. No reference is counted: the list's buffer is pinned (``PinnedArray``), so its handlers and their
+    /// targets stay alive until the dispatch ends, whatever the calls change; the list lives as long as its
+    /// storage, which the caller holds.
     ///
-    /// No reference is counted. The list's buffer is pinned for the dispatch
-    /// (``PinnedArray``): the handlers in it, and so their targets, stay alive
-    /// until it ends, whatever the calls add or remove; each target is read in
-    /// place from the buffer and borrowed for its call. The list itself stays
-    /// alive because its storage does (see the type's documentation): the
-    /// caller holds the storage.
-    ///
-    /// - Returns: `true` when the dispatch was the last one of this list in
-    ///   flight and the list's dispatches were flagged, or a change retired
-    ///   a buffer during them (``PinnedArray/endDispatchAfterChange()``):
-    ///   then the storage announces a deferred change if no list is in flight.
+    /// - Returns: `true` when this was the last dispatch of the list in flight and they were flagged, or a change
+    ///   retired a buffer during them: the storage then announces a deferred change if no list is in flight.
     /// - Complexity: O(*r*) in the handlers of the list.
     @inlinable
     @inline(__always)
@@ -101,16 +75,14 @@ internal class ClosureListBase<Target>: AnyClosureList {
     ) -> Bool {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
         let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
-        // Pinned (``PinnedArray/beginDispatch()``), the steps one by one and out of line but for the common case,
-        // each taking only the list, so that no address inside it is kept across the calls.
+        // Pinned step by step, each step taking only the list, so that no address inside it is kept across the calls.
         if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isIdle }) {
             list._withUnsafeGuaranteedRef { $0.responders.entries.pinFirst() }
         } else {
             pinAgain(list)
         }
         let handlers = list._withUnsafeGuaranteedRef { $0.responders.entries.pinnedElements }
-        // Indexing with a count read once: a `for … in` that can stop early
-        // re-reads the count on every turn (the gate pins this loop).
+        // A count read once: a `for … in` that can stop early re-reads it on every turn.
         let count = handlers.count
         var index = 0
         while index < count {
@@ -124,15 +96,13 @@ internal class ClosureListBase<Target>: AnyClosureList {
         return endDispatchAfterChange(list)
     }
 
-    /// Pins the list's buffer while another dispatch is in flight, or a
-    /// buffer retired.
+    /// Pins the list's buffer while another dispatch is in flight, or a buffer retired.
     @inlinable @inline(never)
     static func pinAgain(_ list: Unmanaged<ClosureListBase>) {
         list._withUnsafeGuaranteedRef { $0.responders.entries.pinAgain() }
     }
 
-    /// Ends the dispatch begun last while another is in flight, or after a
-    /// change (``PinnedArray/endDispatchAfterChange()``).
+    /// Ends the dispatch begun last when not alone or after a change (``PinnedArray/endDispatchAfterChange()``).
     @inlinable @inline(never)
     static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) -> Bool {
         switch list._withUnsafeGuaranteedRef({ $0.responders.entries.endDispatchAfterChange() }) {
@@ -146,9 +116,8 @@ internal class ClosureListBase<Target>: AnyClosureList {
     }
 }
 
-/// The list of one message of a storage that forwards, with its signature:
-/// each responder's bound closure (``Bound``) is made here, where the
-/// message's types are known, and called by `forward`.
+/// The list of one message of a storage that forwards, with its signature: each responder's ``Bound`` closure
+/// is made here, where the message's types are known.
 @usableFromInline
 internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Target> {
     /// A bound closure (``Handler/bound``).
@@ -162,12 +131,10 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     @usableFromInline
     override init() {}
 
-    /// Appends `target` to the list in `slot`, creating the list if the slot
-    /// is empty; with `forwarding`, with the closure that sends `message` to
-    /// it, which `forward` calls.
+    /// Appends `target` to the list in `slot`, creating the list if the slot is empty; with `forwarding`, with the
+    /// closure that sends `message` to it.
     ///
-    /// - Precondition: The slot, if filled, holds the list for a descriptor of
-    ///   the same signature (a schema lists one descriptor per message).
+    /// - Precondition: A filled slot holds the list of a descriptor of the same signature.
     static func bind<M: MessageProtocol>(
         _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyClosureList?,
         forwarding: Bool
@@ -191,16 +158,10 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     @usableFromInline
     typealias PinnedHandlers = UnsafeBufferPointer<IdentifiedList<Handler>.Entry>
 
-    /// Calls the bound closure of the handler at `index` of `handlers` with
-    /// `arguments`: `forward`'s delivery. `handlers` is a pinned buffer, which
-    /// keeps the closure's object alive: the reference is read as `Unmanaged`
-    /// and borrowed for the call, so nothing is retained. (Read as a strong
-    /// reference, it is copied: one retain and one release per delivery,
-    /// measured.)
+    /// `forward`'s call of the bound closure of the handler at `index` of the pinned `handlers`, which keep the
+    /// closure's object alive: it is borrowed as `Unmanaged`, not retained (a strong read is a retain and a release).
     ///
-    /// - Precondition: The list is a forwarding storage's (the closure was
-    ///   bound), of this signature.
-    /// - Complexity: O(1) plus the target's own work.
+    /// - Precondition: The list is a forwarding storage's, of this signature.
     @inlinable
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
@@ -208,14 +169,9 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
             ._withUnsafeGuaranteedRef { $0.call(arguments) }
     }
 
-    /// Calls every closure of the list `handlers` (of this signature) with
-    /// `arguments` and makes `answers` their answers, each boxed by `box` as a
-    /// `Boxed` (or `nil`): the delivery of `forward`, which does not stop early.
-    ///
-    /// `answers` may hold the answers of an earlier call. When nothing else
-    /// holds that array, its storage is reused: each old answer is destroyed
-    /// through ``ReusedAnswers`` and the new one written in its place, with no
-    /// allocation and none of the runtime's generic value witnesses per answer.
+    /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without
+    /// stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or `nil`. When nothing
+    /// else holds the `answers` of an earlier call, their storage is reused through ``ReusedAnswers``.
     ///
     /// - Complexity: O(*r* + *o*) for *r* handlers and *o* old answers.
     @inlinable
@@ -271,76 +227,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     }
 }
 
-/// The reuse of `forward`'s answers array: destroying an `Any?` through the
-/// runtime's generic value witnesses (what `removeAll`, assignment and the
-/// array's own deinitializer do) costs about 60 instructions per answer; an
-/// `Any?` whose `Any` is destroyed directly costs about 15 (measured with
-/// callgrind), and one that holds a value of
-/// the trivial type the new answers have, none.
-@usableFromInline
-internal enum ReusedAnswers {
-    /// Whether `answers` may be written in place: the layout is known and
-    /// nothing else holds its storage (an array is one reference to its
-    /// storage object on this platform; the empty array's shared storage is
-    /// never unique).
-    @inlinable
-    internal static func canReuse(_ answers: inout [Any?]) -> Bool {
-        guard ExistentialLayout.isKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
-        return withUnsafeMutablePointer(to: &answers) { array in
-            UnsafeMutableRawPointer(array).withMemoryRebound(to: AnyObject.self, capacity: 1) {
-                isKnownUniquelyReferenced(&$0.pointee)
-            }
-        }
-    }
-
-    /// Destroys the answer at `slot`, leaving it uninitialized. An answer
-    /// whose type is `Trivial` (a type with nothing to destroy: `Void`,
-    /// `Bool`) is left as it is: the array of a message answered again is
-    /// overwritten without a call per answer.
-    @inlinable
-    @inline(__always)
-    internal static func destroy<Trivial>(_ slot: UnsafeMutablePointer<Any?>, skipping trivial: Trivial.Type) {
-        let raw = UnsafeMutableRawPointer(slot)
-        let metadata = raw.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
-        guard metadata != 0 else { return }
-        if _isPOD(Trivial.self) && ExistentialLayout.storesInline(Trivial.self)
-            && metadata == ExistentialLayout.identity(of: Trivial.self)
-        {
-            return
-        }
-        raw.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
-    }
-
-    /// Writes `answer`, boxed by `box`, to the uninitialized `slot`. An
-    /// answer boxed as it is (`Boxed` is `Answer`), of a trivial type stored
-    /// inline (`Void`, `Bool`), is written as
-    /// its own bytes and its type's metadata. The compiler's way builds the
-    /// `Any?` in a stack temporary (the callee's answer, then the metadata
-    /// word) and copies it with 16-byte loads that span those narrower stores
-    /// just made: loads the processor cannot serve by store forwarding, about
-    /// 3 ns per answer here.
-    @inlinable
-    @inline(__always)
-    internal static func initialize<Answer, Boxed>(
-        _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type
-    ) {
-        guard
-            ExistentialLayout.isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
-                && ExistentialLayout.storesInline(Answer.self)
-        else {
-            return slot.initialize(to: box(answer))
-        }
-        let raw = UnsafeMutableRawPointer(slot)
-        raw.storeBytes(of: answer, as: Answer.self)
-        raw.storeBytes(
-            of: ExistentialLayout.identity(of: Answer.self), toByteOffset: ExistentialLayout.metadataOffset,
-            as: UInt.self)
-    }
-}
-
-/// A storage whose messages' responders are in ``ClosureListBase`` lists
-/// (``ClosureTableMultiplexer``, ``SelectorDictionaryMultiplexer``): their one
-/// delivery, which differs only in where a message's list is found.
+/// A storage whose messages' responders are in ``ClosureListBase`` lists: their one delivery, which differs only
+/// in where a message's list is found.
 @usableFromInline
 internal protocol ClosureListStorage: ConfinedStorage {
     associatedtype Schema: DelegateSchema
@@ -348,21 +236,16 @@ internal protocol ClosureListStorage: ConfinedStorage {
     /// The list of the message named `key`, if one was made.
     func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
 
-    /// The last dispatch of a list ended flagged, or after a change: announces
-    /// a deferred change if no list is in flight any more.
+    /// A list's last dispatch ended flagged, or after a change: announces a deferred change if no list is in flight.
     func listDispatchesEnded()
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
-    /// The delivery of a closure strategy (its ``_TargetCalling``
-    /// requirement): calls, with `invoke`, each target in the list of the
-    /// message named `key`, in registration order, while `shouldContinue`
-    /// accepts the answers. The storage, which the caller holds, is borrowed
-    /// for each read; the list's pinned buffer keeps the targets alive
-    /// (``ClosureListBase/deliver(in:while:invoking:)``).
+    /// The delivery of a closure strategy (its ``_TargetCalling`` requirement): calls, with `invoke`, each target in
+    /// the list of the message named `key`, in order, while `shouldContinue` accepts the answers. The storage, which
+    /// the caller holds, is borrowed for each read; the list's pinned buffer keeps the targets alive.
     ///
-    /// - Complexity: O(*r*) in the targets that respond to the message, plus
-    ///   the list's lookup.
+    /// - Complexity: O(*r*) in the targets that respond, plus the list's lookup.
     @inlinable @inline(__always)
     internal func deliver<Result>(
         _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,
@@ -370,8 +253,7 @@ extension Unmanaged where Instance: ClosureListStorage {
     ) {
         let confined = beginCall()
         defer { confined.end() }  // a call of the storage, to its end
-        // The list's pin marks the dispatch in flight: the storage counts nothing of its own (a list whose dispatches
-        // end flagged, or after a change, tells it; see `CountedDispatchStorage`).
+        // The list's pin marks the dispatch in flight; the storage counts nothing (see `CountedDispatchStorage`).
         if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),
             ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         {

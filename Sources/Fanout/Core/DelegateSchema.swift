@@ -1,9 +1,7 @@
-/// A description of a delegate protocol that lets every multiplexer strategy
-/// forward it: the protocol's targets, the names of its messages, and one
-/// ``Message`` descriptor per message.
+/// A description of a delegate protocol that lets every multiplexer strategy forward it: the protocol's
+/// targets, the names of its messages, and one ``Message`` descriptor per message.
 ///
-/// Writing a schema is all a protocol needs to reuse every strategy. For a
-/// view-controller lifecycle observer it reads:
+/// Writing a schema is all a protocol needs to reuse every strategy. For a view-controller lifecycle observer:
 ///
 /// ```swift
 /// enum LifecycleSchema: DelegateSchema {
@@ -18,42 +16,30 @@
 /// }
 /// ```
 ///
-/// The glue, its pitfalls and the optional bound form are in
-/// `Documentation/ReusingForYourProtocol.md`.
+/// The glue, its pitfalls and the optional bound form: `Documentation/ReusingForYourProtocol.md`.
 public protocol DelegateSchema {
-    /// The type of a registered target, usually a class-constrained existential
-    /// such as `any ScrollViewDelegate`.
+    /// The type of a registered target, usually a class-constrained existential such as `any ScrollViewDelegate`.
     associatedtype Target
 
     /// The names of the protocol's messages.
     associatedtype Key: MessageKey
 
-    /// Every message of the protocol, one descriptor per key, used by the
-    /// strategies that bind a target's messages when it is added and by
-    /// dynamic forwarding. The default is the descriptors that
-    /// ``visitMessages(_:)`` visits.
+    /// Every message of the protocol, one descriptor per key, for the strategies that bind a target's messages and
+    /// for dynamic forwarding. Defaults to the descriptors ``visitMessages(_:)`` visits.
     static var messages: [any MessageProtocol<Self>] { get }
 
-    /// Whether `target` implements the message named `key`: the analog of
-    /// `respondsToSelector:`. Multiplexers read it once, when a target is added.
+    /// Whether `target` implements the message named `key`, the analog of `respondsToSelector:`; read at `add`.
     static func responds(_ target: Target, to key: Key) -> Bool
 
-    /// The identity of `target`; two registrations with the same identity are
-    /// the same registration.
+    /// The identity of `target`: two registrations with the same identity are the same registration.
     static func identity(of target: Target) -> ObjectIdentifier
 
-    /// A function that returns `target` while it is alive and `nil` once it
-    /// has been deallocated, without keeping it alive.
-    ///
-    /// Fanout no longer calls it: the weak strategies hold the target's
-    /// object weakly themselves, with no closure, cast or exclusivity check
-    /// per delivery. A schema may drop its own.
+    /// A function that loads `target` weakly; unused by Fanout, whose weak strategies hold targets themselves.
     @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     static func weakReference(to target: Target) -> () -> Target?
 
-    /// Visits every message of the protocol with its types, one descriptor
-    /// per key; see ``MessageVisitor``. The one list of a schema's messages:
-    /// ``messages`` is derived from it. The default visits none.
+    /// Visits every message of the protocol with its types, one descriptor per key (see ``MessageVisitor``): the
+    /// schema's one list of its messages, from which ``messages`` is derived. The default visits none.
     static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self
 }
 
@@ -80,8 +66,6 @@ extension DelegateSchema {
     }
 
     /// A weak `AnyObject` reference, cast back to `Target` on every load.
-    ///
-    /// - Precondition: `Target` is a class or a class-constrained existential.
     @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     @inlinable
     public static func weakReference(to target: Target) -> () -> Target? {

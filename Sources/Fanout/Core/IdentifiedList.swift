@@ -1,9 +1,5 @@
-/// An ordered list of values, each belonging to one registered target and
-/// keyed by that target's identity: one message's responders in ``ClosureList``.
-///
-/// Dispatch iterates the list's buffer in place, pinned (see ``PinnedArray``):
-/// later changes copy the buffer instead of changing it, so each dispatch
-/// sees the list as it was when it began.
+/// An ordered list of values keyed by their target's identity: one message's responders in ``ClosureList``,
+/// which dispatches iterate in place, pinned (see ``PinnedArray``), each seeing the list as it began.
 @frozen
 @usableFromInline
 internal struct IdentifiedList<Value> {
@@ -28,20 +24,17 @@ internal struct IdentifiedList<Value> {
 
     /// Appends a value; the caller ensures `id` is not already present.
     ///
-    /// - Complexity: Amortized O(1), or O(*n*) while a dispatch iterates the
-    ///   list.
+    /// - Complexity: Amortized O(1), or O(*n*) while a dispatch iterates the list.
     internal mutating func append(_ value: Value, for id: ObjectIdentifier) {
         entries.modify { $0.append(Entry(id: id, value: value)) }
     }
 
-    /// Removes the value registered for `id`, if any.
+    /// Removes the value registered for `id`, if any, and returns whether it did.
     ///
-    /// - Returns: Whether a value was removed.
     /// - Complexity: O(*n*), where *n* is the number of entries.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Bool {
-        // The identities read in place: `firstIndex(where:)` copies each entry
-        // it passes, a retain and a release of each reference in it.
+        // Read in place: `firstIndex(where:)` copies each entry, a retain and a release of each reference in it.
         let found = entries.elements.withUnsafeBufferPointer { buffer in
             buffer.indices.first { buffer[$0].id == id }
         }

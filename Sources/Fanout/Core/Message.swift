@@ -1,5 +1,4 @@
-/// A type-erasable view of a ``Message`` descriptor, used where a schema lists
-/// all of its messages.
+/// A type-erasable view of a ``Message`` descriptor, used where a schema lists all of its messages.
 public protocol MessageProtocol<Schema> {
     /// The delegate protocol this message belongs to.
     associatedtype Schema: DelegateSchema
@@ -14,43 +13,32 @@ public protocol MessageProtocol<Schema> {
     /// Sends the message to one target.
     func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result
 
-    /// A closure that sends the message to `target`: what a strategy that
-    /// forwards (``SelectorDictionaryMultiplexer``) binds at `add` for
-    /// `forward` to call. Made where the descriptor's types are concrete, so
-    /// calling it runs specialized code.
+    /// A closure that sends the message to `target`, which a forwarding strategy binds at `add`; made where the
+    /// descriptor's types are concrete, so calling it runs specialized code.
     func bound(to target: Schema.Target) -> (Arguments) -> Result
 
     /// Unpacks dynamically typed arguments, as `forwardInvocation:` would.
     ///
-    /// - Throws: ``ForwardingError`` naming the selector and what was expected
-    ///   when the count or a type is wrong.
+    /// - Throws: ``ForwardingError`` naming the selector and what was expected when the count or a type is wrong.
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
 
-    /// The function that forwards this message as
-    /// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does: it unpacks
-    /// the arguments and sends the message to every handler the strategy
-    /// bound for it, in order, and makes `answers` (whose storage it may
-    /// reuse) one answer per handler (an optional answer that is `nil` reads
-    /// as `nil`). A strategy asks for it once, when
-    /// it is made, so that forwarding opens no existential.
+    /// The function that forwards this message (``SelectorDictionaryMultiplexer/forward(_:arguments:)``; see
+    /// ``MessageForwarder``), asked for once by a strategy, so that forwarding opens no existential.
     var forwarder: MessageForwarder { get }
 }
 
-/// Forwards one message: unpacks `arguments`, calls the handlers a strategy
-/// bound for the message (`handlers`, opaque to callers), and replaces the
-/// contents of `answers` with their answers. See ``MessageProtocol/forwarder``.
+/// Forwards one message: unpacks `arguments`, calls, in order, the handlers a strategy bound for it (`handlers`,
+/// opaque to callers) and replaces the contents of `answers`, whose storage it may reuse, with one answer per
+/// handler (an optional answer that is `nil` reads as `nil`).
 ///
-/// It throws only ``ForwardingError``. The function type does not say so
-/// (`throws`, not `throws(ForwardingError)`): the metadata of a function type
-/// with a typed error needs the Swift 6 runtime (macOS 15, iOS 18), which
-/// would raise the library's deployment floor.
+/// It throws only ``ForwardingError``, though the type says `throws`: the metadata of a function type with a
+/// typed error needs the Swift 6 runtime (macOS 15, iOS 18), which would raise the deployment floor.
 public typealias MessageForwarder =
     (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
 
 extension MessageProtocol {
-    /// The general forwarder, for conformances other than ``Message`` (which
-    /// forwards through code specialized for its types): each answer is cast
-    /// at run time to see whether it is an optional to unwrap.
+    /// The general forwarder, for conformances other than ``Message``: each answer is cast at run time to see
+    /// whether it is an optional to unwrap.
     public var forwarder: MessageForwarder {
         { arguments, handlers, answers in
             ClosureList<Schema.Target, Arguments, Result>.forward(
@@ -59,8 +47,7 @@ extension MessageProtocol {
     }
 }
 
-/// `value`, or the value it wraps when it is a boxed `Optional`, so that a
-/// `nil` answer reads as `nil` in `[Any?]`.
+/// `value`, or the value it wraps when it is a boxed `Optional`, so that a `nil` answer reads as `nil`.
 private func flattenOptional(_ value: Any) -> Any? {
     guard let optional = value as? any OptionalProtocol else { return value }
     return optional.wrapped
@@ -74,12 +61,10 @@ extension Optional: OptionalProtocol {
     fileprivate var wrapped: Any? { self.map { flattenOptional($0) } ?? nil }
 }
 
-/// A descriptor of one message of a delegate protocol: its name and how to
-/// send it to one target.
+/// A descriptor of one message of a delegate protocol: its name and how to send it to one target.
 ///
-/// A descriptor is the one line of glue a protocol writes per message. Declare
-/// it as an `@inlinable` computed static property of the schema so that the
-/// optimizer sees the call and dispatch through it costs nothing extra:
+/// The one line of glue a protocol writes per message. Declare it as an `@inlinable` computed static property
+/// of the schema, so that the optimizer sees the call and dispatch through it costs nothing extra:
 ///
 /// ```swift
 /// @inlinable static var didScroll: Message<Self, ScrollView, Void> {
@@ -94,28 +79,20 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let body: (Schema.Target, Arguments) -> Result
 
-    /// For a message of two arguments, how to call a target with them apart,
-    /// so that a delivery need not build their tuple (`ArgumentPair.swift`);
-    /// `nil` for other messages, and where the layout fast paths are off.
+    /// For a two-argument message, the body taking the arguments apart (`ArgumentPair.swift`); `nil` otherwise,
+    /// and where the layout fast paths are off.
     @usableFromInline
     internal let pair: PairSlot<Schema.Target, Arguments, Result>?
 
     @usableFromInline
     internal let unpacker: (_ arguments: [Any], _ selector: String) throws -> Arguments
 
-    /// Makes the closure that sends the message to one target. Created with
-    /// the descriptor, where its types are concrete, so that the closures a
-    /// forwarding strategy binds run specialized code.
+    /// Makes the closure ``bound(to:)`` returns, specialized: created where the descriptor's types are concrete.
     @usableFromInline
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
-    /// Makes `forward`'s whole delivery from the unpacker and the selector:
-    /// a closure that unpacks the arguments and calls the closures a closure
-    /// strategy bound for the message, boxing the answers. It captures
-    /// nothing, so a descriptor allocates nothing: a descriptor made per
-    /// message (a computed `static var`) and kept alive by a path the
-    /// optimizer cannot delete would otherwise allocate a box for the
-    /// unpacker and the selector at every message.
+    /// Makes ``forwarder``. It captures nothing, so that a descriptor allocates nothing: one made per message (a
+    /// computed `static var`) would otherwise allocate a box for the unpacker and the selector at every message.
     @usableFromInline
     internal let forwarderMaker:
         (
@@ -123,10 +100,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
             _ selector: String
         ) -> MessageForwarder
 
-    /// Unpacks the arguments and calls the closures a closure strategy bound
-    /// for the message, boxing the answers: `forward`'s whole delivery, made
-    /// where the descriptor's types are concrete, so that it runs specialized
-    /// code as the typed dispatch does.
+    /// `forward`'s whole delivery of this message: unpacks the arguments and calls the closures a closure strategy
+    /// bound for it, boxing the answers; made where the types are concrete, so that it runs specialized code.
     ///
     /// - Complexity: O(1); each access makes a new closure.
     @inlinable
@@ -153,10 +128,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         self.forwarderMaker = forwarderMaker
     }
 
-    /// A descriptor whose forwarder unpacks with `unpacker` and boxes answers
-    /// as `Boxing` says: as they are, or unwrapping an optional, decided by
-    /// the public initializer where the answer's type is concrete, so that no
-    /// answer goes through a dynamic cast (`as?`) at run time.
+    /// A descriptor whose forwarder boxes answers as `Boxing` says (as they are, or unwrapping an optional),
+    /// chosen by the public initializer where the answer's type is concrete, so that no answer is cast at run time.
     @inlinable
     internal init<Boxing: AnswerBoxing>(
         key: Schema.Key,
@@ -192,35 +165,25 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         binder(target)
     }
 
-    /// This descriptor, with the call also written in bound form: a closure
-    /// literal that takes the target and returns the closure that `forward`
-    /// calls.
+    /// This descriptor, with the call also written in bound form: a closure that takes the target and returns the
+    /// closure that `forward` calls.
     ///
     /// ```swift
     /// .init(.didScroll) { $0.scrollViewDidScroll($1) }
     ///     .withBoundCall { target in { target.scrollViewDidScroll($0) } }
     /// ```
     ///
-    /// ``SelectorDictionaryMultiplexer`` binds what `bound` returns to each
-    /// target at `add`, and `forward` calls it, so a forwarded message calls
-    /// the target's method directly. Without it, the bound closure calls the
-    /// descriptor's body: one more indirect call per forwarded delivery,
-    /// which the optimizer cannot remove because that closure captures the
-    /// target. A message with several arguments takes them as one tuple:
-    /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`.
-    /// A typed send does not use the bound form: every strategy calls each
-    /// target through the descriptor's body, inlined where the message is
-    /// sent.
+    /// With it, a forwarded message calls the target's method directly; without it, the bound closure calls the
+    /// descriptor's body, one more indirect call per forwarded delivery. Several arguments come as one tuple:
+    /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`. Typed sends do not use it.
     ///
-    /// - Parameter bound: Makes the closure that sends this message to a
-    ///   target. It must make exactly the call the descriptor's body makes.
+    /// - Parameter bound: Makes the closure that sends this message to a target. It must make exactly the call
+    ///   the descriptor's body makes.
     /// - Complexity: O(1).
     @inlinable
     public func withBoundCall(_ bound: @escaping (Schema.Target) -> (Arguments) -> Result) -> Message {
-        // A method of the unconstrained type, not an initializer parameter:
-        // in the two-argument initializer, where `Arguments == (A, B)`, the
-        // literal would take the pair as two values, and storing it would
-        // need a reabstraction thunk, one more call per delivery (measured).
+        // A method, not an initializer parameter: where `Arguments == (A, B)` the literal would take the pair as two
+        // values, and storing it would need a reabstraction thunk, one more call per delivery.
         Message(key: key, body: body, binder: bound, pair: pair, unpacker: unpacker, forwarderMaker: forwarderMaker)
     }
 
@@ -233,9 +196,8 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 }
 
-// The initializers for optional answers are preferred where they apply, so
-// that `forward` unwraps an optional answer without a cast at run time; the
-// general ones are marked as disfavoured for that.
+// The initializers for optional answers win where they apply, so that `forward` unwraps an optional answer
+// without a cast at run time.
 extension Message {
     /// Describes a message with no arguments besides the target.
     @inlinable @_disfavoredOverload
@@ -255,24 +217,21 @@ extension Message {
         self.init(key, twoArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
-    /// Describes a message with no arguments besides the target and an
-    /// optional answer; `forward` reads a `nil` answer as `nil`.
+    /// Describes a message with no arguments besides the target and an optional answer, which `forward` unwraps.
     @inlinable
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result)
     where Arguments == Void, Result == Wrapped? {
         self.init(key, noArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
     }
 
-    /// Describes a message with one argument and an optional answer;
-    /// `forward` reads a `nil` answer as `nil`.
+    /// Describes a message with one argument and an optional answer, which `forward` unwraps.
     @inlinable
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result)
     where Result == Wrapped? {
         self.init(key, oneArgument: body, boxing: AnswerUnwrapped<Wrapped>.self)
     }
 
-    /// Describes a message with two arguments and an optional answer;
-    /// `forward` reads a `nil` answer as `nil`.
+    /// Describes a message with two arguments and an optional answer, which `forward` unwraps.
     @inlinable
     public init<A, B, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result)
     where Arguments == (A, B), Result == Wrapped? {
@@ -298,9 +257,8 @@ extension Message {
     internal init<Boxing: AnswerBoxing>(
         _ key: Schema.Key, oneArgument body: @escaping (Schema.Target, Arguments) -> Result, boxing: Boxing.Type
     ) where Boxing.Answer == Result {
-        // Wrapped rather than stored as is: storing `body` directly makes the
-        // compiler insert a reabstraction thunk that passes the target
-        // indirectly, which costs a retain and a release per delivery.
+        // Wrapped rather than stored as is: stored directly, `body` gets a reabstraction thunk that passes the target
+        // indirectly, a retain and a release per delivery.
         self.init(
             key: key, body: { target, arguments in body(target, arguments) },
             binder: { target in { arguments in body(target, arguments) } },
@@ -323,29 +281,4 @@ extension Message {
                 return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
             }, boxing: boxing)
     }
-}
-
-/// How `forward` boxes the answers of one message into `Any?`.
-@usableFromInline
-internal protocol AnswerBoxing {
-    associatedtype Answer
-    /// The type of the value a non-`nil` boxed answer holds.
-    associatedtype Boxed
-    static func box(_ answer: Answer) -> Any?
-}
-
-/// Answers boxed as they are.
-@usableFromInline
-internal enum AnswerAsIs<Answer>: AnswerBoxing {
-    @usableFromInline typealias Boxed = Answer
-    @inlinable @inline(__always)
-    static func box(_ answer: Answer) -> Any? { answer }
-}
-
-/// Optional answers unwrapped, so that a `nil` answer reads as `nil`.
-@usableFromInline
-internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
-    @usableFromInline typealias Boxed = Wrapped
-    @inlinable @inline(__always)
-    static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }

@@ -1,5 +1,5 @@
-/// The name of one message of a delegate protocol: an enumeration whose raw
-/// value is the Objective-C selector of the message.
+/// The name of one message of a delegate protocol: an enumeration whose raw value is the message's Objective-C
+/// selector.
 ///
 /// ```swift
 /// enum LifecycleMessage: String, MessageKey {
@@ -7,48 +7,30 @@
 /// }
 /// ```
 ///
-/// Multiplexers index their tables by ``ordinal``, the position of the key in
-/// `allCases`. An enumeration without associated values gets it in O(1)
-/// from its case's position in the declaration; a `switch` is faster still
-/// in the closure strategies, where the optimizer folds it to a constant
+/// Multiplexers index their tables by ``ordinal``, the key's position in `allCases`
 /// (`Documentation/ReusingForYourProtocol.md`).
 public protocol MessageKey: RawRepresentable, CaseIterable, Hashable, Sendable
 where RawValue == String {
-    /// The position of this key in `allCases`, in `0 ..< 64`.
+    /// The position of this key in `allCases`, in `0 ..< 64`; Fanout checks it once per schema, in every build.
     ///
-    /// Fanout checks, once per schema and in every build, that each key's
-    /// ordinal is its position, and refuses the schema otherwise.
-    ///
-    /// - Complexity: O(1) for an enumeration without associated values;
-    ///   O(*k*) for *k* cases otherwise, unless the conforming type
-    ///   implements it.
+    /// - Complexity: O(1) for an enumeration without associated values; O(*k*) for *k* cases otherwise, unless
+    ///   the conforming type implements it.
     var ordinal: Int { get }
 }
 
 extension MessageKey {
-    /// The position of this key in `allCases`.
+    /// The position of this key in `allCases`: for a trivial key of one byte or none (an enumeration without
+    /// associated values), its stored case index, which is also the order of a synthesized `allCases`; for any
+    /// other type, found by a search. A key whose `allCases` is in another order must implement `ordinal`.
     ///
-    /// An enumeration without associated values is stored as the position of
-    /// its case in the declaration (one byte for 2 to 256 cases, none for
-    /// one), which is also the order of a synthesized `allCases`: that byte is
-    /// taken as the ordinal for any trivial key of one byte or none. Any other
-    /// type is searched for in `allCases`. A key whose `allCases` is written
-    /// in another order must implement `ordinal`. Either way
-    /// the answer is checked against `allCases` once per schema, before a
-    /// multiplexer uses it.
-    ///
-    /// - Complexity: O(1) for an enumeration without associated values,
-    ///   O(*k*) for *k* cases otherwise.
+    /// - Complexity: O(1) for an enumeration without associated values, O(*k*) for *k* cases otherwise.
     @inlinable
     public var ordinal: Int {
         @inline(__always) get {
-            // An enumeration without payloads stores the index of its case in
-            // declaration order, in one byte for 2 to 256 cases: the Swift ABI
-            // on every platform (docs/ABI/TypeLayout.rst), and checked once per
-            // schema, in every build (`SchemaInfo`), so a key laid out any
-            // other way is refused, never misread. Not a portable-path switch
-            // (Documentation/Portability.md): the search would cost a thousand
-            // instructions and an allocation per message.
+            // The case index, in declaration order (one byte for 2 to 256 cases): the Swift ABI on every platform
+            // (docs/ABI/TypeLayout.rst), checked once per schema in every build (`SchemaInfo`), so that a key laid
+            // out any other way is refused, never misread. Not behind the portable-path switch: the search would cost
+            // an allocation per message.
             if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 {
                 return Int(unsafeBitCast(self, to: UInt8.self))
             }
@@ -57,8 +39,7 @@ extension MessageKey {
         }
     }
 
-    /// The position of this key in `allCases`, found by a linear search; out
-    /// of line, so that the constant-time path inlines as one load.
+    /// The position of this key in `allCases`, searched for; out of line, so that the fast path inlines as one load.
     @usableFromInline @inline(never)
     internal var searchedOrdinal: Int {
         var position = 0
@@ -69,8 +50,7 @@ extension MessageKey {
         preconditionFailure("\(self) is not among \(Self.self).allCases")
     }
 
-    /// The key whose raw value is `selector`, or `nil` when the protocol has
-    /// no such message.
+    /// The key whose raw value is `selector`, or `nil` when the protocol has no such message.
     ///
     /// - Complexity: O(*k*), where *k* is the number of cases.
     @inlinable

@@ -1,5 +1,4 @@
-/// A set of message keys stored as a 64-bit mask: which messages a target
-/// responds to.
+/// A set of message keys stored as a 64-bit mask: which messages a target responds to.
 ///
 /// - Complexity: Every operation is O(1).
 @frozen
@@ -20,9 +19,7 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     /// - Complexity: O(*k*), where *k* is the number of keys.
     @inlinable
     public init(where isMember: (Key) throws -> Bool) rethrows {
-        // The bits gathered in a local: in unspecialized code (a registration
-        // reached through a protocol), each call of a mutating method on the
-        // generic struct asked the runtime for its metadata.
+        // Gathered in a local: in unspecialized code, each mutating call on the generic struct asks for its metadata.
         var bits: UInt64 = 0
         for key in Key.allCases where try isMember(key) { bits |= Self.bit(key) }
         self.bits = bits
@@ -40,10 +37,8 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
         bits |= Self.bit(key)
     }
 
-    /// Whether the set holds any of the members of `other`: with `other` the
-    /// set of one message, made once before a loop over registrations, the
-    /// test is one `and` per registration whether or not the key's ordinal
-    /// is a constant where the message is sent.
+    /// Whether the set holds any member of `other`: with `other` made once before a loop over registrations, one
+    /// `and` per registration, whether or not the key's ordinal is a constant.
     @inlinable
     internal func intersects(_ other: MessageSet) -> Bool {
         bits & other.bits != 0

@@ -1,23 +1,18 @@
-/// A multiplexer for any delegate protocol described by a ``DelegateSchema``:
-/// the generic interface that every dispatch strategy implements.
+/// A multiplexer for any delegate protocol described by a ``DelegateSchema``: the generic interface that every
+/// dispatch strategy implements.
 ///
-/// A strategy provides registration and one primitive,
-/// ``Delivering/deliver(_:_:while:)``; the ways of combining answers
-/// (``Delivering/send(_:_:)``, ``Delivering/askAll(_:_:)`` and
-/// ``Delivering/askUntilAnswered(_:_:)``) are written once, for every
-/// ``Delivering`` type.
+/// A strategy provides registration and one primitive, ``Delivering/deliver(_:_:while:)``; the ways of
+/// combining answers (``Delivering/send(_:_:)``, ``Delivering/askAll(_:_:)`` and
+/// ``Delivering/askUntilAnswered(_:_:)``) are written once, for every ``Delivering`` type.
 ///
 /// Semantics shared by every strategy (checked by one conformance suite):
-/// - delivery in registration order, to targets that responded to the message
-///   when they were added;
-/// - a delivery reaches exactly the targets registered when it began: a target
-///   added during a delivery first receives the next message, a target removed
-///   during a delivery still receives the message in flight;
+/// - delivery in registration order, to targets that responded to the message when they were added;
+/// - a delivery reaches exactly the targets registered when it began: a target added during a delivery first
+///   receives the next message, a target removed during it still receives the message in flight;
 /// - callbacks may send further messages through the same multiplexer;
-/// - no target is deallocated while one of its own callbacks runs, whatever
-///   the callbacks do;
-/// - `add` reads the target's `responds(to:)` before changing anything, so
-///   `responds(to:)` may call the multiplexer.
+/// - no target is deallocated while one of its own callbacks runs, whatever the callbacks do;
+/// - `add` reads the target's `responds(to:)` before changing anything, so `responds(to:)` may call the
+///   multiplexer.
 ///
 /// The semantics in full, and each strategy's cost: `Documentation/Strategies.md`.
 public protocol Multiplexing<Schema>: Delivering {
@@ -31,28 +26,23 @@ public protocol Multiplexing<Schema>: Delivering {
     /// `Schema.responds(_:to:)` is read now, once per message.
     func add(_ target: Schema.Target)
 
-    /// Unregisters `target`; unregistering an unknown target does nothing. A
-    /// dispatch in flight still delivers to it.
+    /// Unregisters `target`; unregistering an unknown target does nothing. A dispatch in flight still delivers to it.
     func remove(_ target: Schema.Target)
 
-    /// Called when the set of messages that some registered target responds
-    /// to changes: on `add` and `remove`, when a target bound to an owner
-    /// leaves with it, and when `count` drops weakly held targets found gone.
-    /// A host that reads its delegate's `responds(to:)` once, when the
-    /// delegate is assigned (UIKit's views do), reads it again here. `nil`,
-    /// the default, to be told nothing.
+    /// Called when the set of messages that some registered target responds to changes: on `add` and `remove`,
+    /// when a target bound to an owner leaves with it, and when `count` drops weakly held targets found gone. A
+    /// host that reads its delegate's `responds(to:)` once, when the delegate is assigned (UIKit's views do),
+    /// reads it again here. `nil`, the default, to be told nothing.
     ///
-    /// Runs synchronously on the thread that made the change, once the change
-    /// is complete; a change made while a dispatch is in flight is announced
-    /// once, after the outermost dispatch returns. ``ConcurrentMultiplexer``
-    /// announces at once, on the writer's thread. The rules in full:
-    /// `Documentation/Strategies.md`, "Hosts that cache responds-to".
+    /// Runs synchronously on the thread that made the change, once it is complete; a change made while a dispatch
+    /// is in flight is announced once, after the outermost dispatch returns. ``ConcurrentMultiplexer`` announces
+    /// at once, on the writer's thread. The rules in full: `Documentation/Strategies.md`, "Hosts that cache
+    /// responds-to".
     var respondersDidChange: (() -> Void)? { get set }
 }
 
-/// What every multiplexer offers, mutable or not: the registered targets'
-/// count, whether any responds, and delivery. ``Multiplexing`` adds
-/// registration; ``StaticComposition``, whose targets are fixed, has only this.
+/// What every multiplexer offers, mutable or not: the registered targets' count, whether any responds, and
+/// delivery. ``Multiplexing`` adds registration; ``StaticComposition``, whose targets are fixed, has only this.
 public protocol Delivering<Schema>: AnyObject {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema: DelegateSchema
@@ -63,21 +53,17 @@ public protocol Delivering<Schema>: AnyObject {
     /// Whether any registered target responds to the message named `key`.
     func responds(to key: Schema.Key) -> Bool
 
-    /// Sends `message` to each registered target that responds to it, in
-    /// registration order, for as long as `shouldContinue` returns `true` for
-    /// the answers.
+    /// Sends `message` to each registered target that responds to it, in registration order, for as long as
+    /// `shouldContinue` returns `true` for the answers.
     func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>,
         _ arguments: Arguments,
         while shouldContinue: (Result) -> Bool
     )
 
-    /// Sends `message`, a message of two arguments, as
-    /// ``deliver(_:_:while:)`` does, with the arguments apart. Every
-    /// strategy's multiplexer then carries them to each call without building
-    /// their tuple, so a reference among them is not retained. The default,
-    /// which a ``StaticComposition`` takes, builds the tuple and calls
-    /// ``deliver(_:_:while:)``.
+    /// Sends `message`, a message of two arguments, as ``deliver(_:_:while:)`` does, with the arguments apart, so
+    /// that a reference among them is not retained for a tuple. The default, which a ``StaticComposition`` takes,
+    /// builds the tuple.
     func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
@@ -85,14 +71,11 @@ public protocol Delivering<Schema>: AnyObject {
 }
 
 extension Delivering {
-    /// Whether any registered target responds to the message whose
-    /// Objective-C selector is `selector` (a ``MessageKey`` raw value, such
-    /// as `"scrollViewDidScroll:"`); `false` for a selector the protocol does
-    /// not have. What an `NSObject` set as a delegate answers from
-    /// `responds(to:)`.
+    /// Whether any registered target responds to the message whose Objective-C selector is `selector`, such as
+    /// `"scrollViewDidScroll:"`; `false` for a selector the protocol does not have. What an `NSObject` set as a
+    /// delegate answers from `responds(to:)`.
     ///
-    /// - Complexity: O(*s*) for a selector of *s* characters (one hash and one
-    ///   probe), plus ``responds(to:)``.
+    /// - Complexity: O(*s*) for a selector of *s* characters, plus ``responds(to:)``.
     public func responds(toSelector selector: String) -> Bool {
         guard let key = SchemaInfo<Schema>.shared.key(forSelector: selector) else { return false }
         return responds(to: key)
@@ -100,16 +83,14 @@ extension Delivering {
 
     /// Sends a message that has no answer to every responding target.
     ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// - Complexity: O(*n*) in the targets the strategy visits for this message.
     @inlinable
     @inline(__always)
     public func send<Arguments>(_ message: Message<Schema, Arguments, Void>, _ arguments: Arguments) {
         deliver(message, arguments) { _ in true }
     }
 
-    /// ``deliver(_:_:while:)`` with the two arguments made a tuple: the
-    /// default of ``deliver(_:_:_:while:)``.
+    /// ``deliver(_:_:while:)`` with the two arguments made a tuple: the default of ``deliver(_:_:_:while:)``.
     @inlinable
     @inline(__always)
     public func deliver<First, Second, Result>(
@@ -119,12 +100,7 @@ extension Delivering {
         deliver(message, (first, second), while: shouldContinue)
     }
 
-    /// Sends a message of two arguments that has no answer to every
-    /// responding target: ``send(_:_:)`` with the arguments apart, as the
-    /// delegate method receives them (see ``Delivering/deliver(_:_:_:while:)``).
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// ``send(_:_:)`` for a message of two arguments, the arguments apart as the delegate method receives them.
     @inlinable
     @inline(__always)
     public func send<First, Second>(_ message: Message<Schema, (First, Second), Void>, _ first: First, _ second: Second)
@@ -132,10 +108,7 @@ extension Delivering {
         deliver(message, first, second) { _ in true }
     }
 
-    /// ``askAll(_:_:)`` for a message of two arguments, the arguments apart.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// ``askAll(_:_:)`` for a message of two arguments, the arguments apart, at the same cost.
     @inlinable
     @inline(__always)
     public func askAll<First, Second>(
@@ -144,11 +117,7 @@ extension Delivering {
         allSaidTrue { deliver(message, first, second, while: $0) }
     }
 
-    /// ``askUntilAnswered(_:_:)`` for a message of two arguments, the
-    /// arguments apart.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// ``askUntilAnswered(_:_:)`` for a message of two arguments, the arguments apart, at the same cost.
     @inlinable
     @inline(__always)
     public func askUntilAnswered<First, Second, Answer>(
@@ -157,15 +126,14 @@ extension Delivering {
         firstAnswer { deliver(message, first, second, while: $0) }
     }
 
-    /// Asks every responding target, in order and without short-circuit, and
-    /// answers whether all of them said `true`; `true` when none responds.
+    /// Asks every responding target, in order and without short-circuit, and answers whether all of them said
+    /// `true`; `true` when none responds.
     ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// - Complexity: O(*n*) in the targets the strategy visits for this message.
     @inlinable
     @inline(__always)
     public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
-        // Not through `allSaidTrue`: the static composition's `askAll` cost 1–2 instructions more through it.
+        // Not through `allSaidTrue`: the static composition's `askAll` is cheaper written out (measured).
         var answer = true
         deliver(message, arguments) { reply in
             answer = answer && reply
@@ -174,11 +142,10 @@ extension Delivering {
         return answer
     }
 
-    /// Asks responding targets in order until one gives a non-`nil` answer,
-    /// which wins; later targets are not asked. `nil` when none answers.
+    /// Asks responding targets in order until one gives a non-`nil` answer, which wins; later targets are not
+    /// asked. `nil` when none answers.
     ///
-    /// - Complexity: O(*n*), where *n* is the number of targets the strategy
-    ///   visits for this message.
+    /// - Complexity: O(*n*) in the targets the strategy visits for this message.
     @inlinable
     @inline(__always)
     public func askUntilAnswered<Arguments, Answer>(
@@ -194,8 +161,7 @@ extension Delivering {
 }
 
 extension Delivering {
-    /// Whether every answer that `deliver` hands its condition is `true`
-    /// (`true` when there is none); the condition never stops it.
+    /// Whether every answer `deliver` hands its condition is `true` (or there is none); it never stops it.
     @inlinable
     @inline(__always)
     internal func allSaidTrue(_ deliver: ((Bool) -> Bool) -> Void) -> Bool {
@@ -207,8 +173,7 @@ extension Delivering {
         return answer
     }
 
-    /// The first non-`nil` answer that `deliver` hands its condition, which
-    /// then stops it; `nil` when there is none.
+    /// The first non-`nil` answer `deliver` hands its condition, which then stops it; `nil` when there is none.
     @inlinable
     @inline(__always)
     internal func firstAnswer<Answer>(_ deliver: ((Answer?) -> Bool) -> Void) -> Answer? {

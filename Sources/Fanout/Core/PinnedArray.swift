@@ -1,57 +1,37 @@
-/// An array that dispatches iterate in place, with no reference counted: the
-/// registrations of ``RegistrationTable`` and the responders of a
-/// ``ClosureList``.
+/// An array that dispatches iterate in place, counting no reference: the registrations of
+/// ``RegistrationTable`` and the responders of a ``ClosureList``.
 ///
-/// A dispatch pins the buffer (``beginDispatch()``) and reads it through a
-/// pointer until it ends (``endDispatch()``). A change meanwhile
-/// (``modify(_:)``) first retires the pinned buffer (keeps it in `retired`,
-/// with its count of pins), so that the change copies the buffer instead of
-/// writing where the dispatches read, and a retired buffer is freed only when
-/// the last dispatch that pinned it ends. So every element of a pinned
-/// buffer, and what it holds, stays alive until the dispatch ends, whatever
-/// the dispatch's callbacks change; and each dispatch sees the elements as
-/// they were when it began.
+/// A dispatch pins the buffer (``beginDispatch()``) and reads it through a pointer until it ends
+/// (``endDispatch()``). A change meanwhile (``modify(_:)``) first retires the pinned buffer, with its count of
+/// pins, so that the change copies the buffer instead of writing where dispatches read; a retired buffer is freed
+/// only when the last dispatch that pinned it ends. So every element of a pinned buffer, and what it holds, stays
+/// alive until the dispatch ends, whatever its callbacks change, and each dispatch sees the elements as they were
+/// when it began.
 ///
-/// Why a dispatch's end unpins the right buffer, knowing nothing of the
-/// dispatch but that it is the one begun last (dispatches end in the reverse
-/// order of their beginnings: one begun inside another ends first): when no
-/// change was made since it began, its buffer is still the current one, and
-/// ``pins`` counts it; when one was, the first such change retired its buffer,
-/// and every buffer pinned since was pinned by a dispatch begun inside it,
-/// which has ended and unpinned it, so ``pins`` is `0` and its buffer is the
-/// last one retired.
+/// Why an end unpins the right buffer, knowing only that its dispatch is the one begun last (dispatches nest):
+/// if nothing changed since it began, its buffer is still the current one and ``pins`` counts it; otherwise the
+/// first change retired its buffer, and every buffer pinned since was pinned by a nested dispatch that has ended,
+/// so ``pins`` is `0` and its buffer is the last one retired.
 ///
-/// Retired buffers stay bounded: only the first change after a dispatch pins
-/// the buffer retires it (it leaves ``pins`` at `0`), later ones write to the
-/// copy, which no dispatch reads; each dispatch pins one buffer; so there is
-/// at most one retired buffer per dispatch in flight, however often the
-/// callbacks change the array.
+/// Retired buffers stay bounded: only the first change after a pin retires the buffer (leaving ``pins`` at `0`);
+/// later ones write to the copy, which no dispatch reads. So at most one buffer is retired per dispatch in flight.
 ///
-/// Single-threaded: the storages that use it are used by one thread at a
-/// time, so the pins are a plain count, not an atomic one.
+/// Single-threaded, as the storages that use it, so the pins are a plain count, not an atomic one.
 @usableFromInline
 internal struct PinnedArray<Element> {
-    /// The elements in order.
     @usableFromInline
     internal private(set) var elements: ContiguousArray<Element> = []
 
-    /// Buffers of `elements` that dispatches in flight still iterate, replaced
-    /// since by a change, in the order they were retired, each with the
+    /// Buffers that dispatches in flight still read, replaced since by a change, oldest first, each with the
     /// number of those dispatches: freed when the last of them ends.
     @usableFromInline
     internal private(set) var retired: [RetiredBuffer<Element>] = []
 
-    /// The number of dispatches in flight that iterate the buffer of
-    /// `elements`, times four, plus two when the dispatches in flight are
-    /// flagged (``flagDispatches()``), plus one when `retired` holds a
-    /// buffer or the end of a dispatch is dropping one it handed over
-    /// (``endDispatchAfterChange()``): one word,
-    /// so that the outermost dispatch, the common case, begins finding it `0`
-    /// and sets it to ``pinnedOnce``, and, when nothing changed meanwhile,
-    /// ends finding it ``pinnedOnce`` and clears it. One load and one store
-    /// at each end, and nothing of the dispatch kept across its calls. The
-    /// retired bit is kept beside `retired` so that reading it through a
-    /// storage's table copies no array (a retain and a release).
+    /// The pins of the buffer of `elements` times four, plus two when the dispatches in flight are flagged
+    /// (``flagDispatches()``), plus one while `retired` holds a buffer or one handed over is being dropped
+    /// (``endDispatchAfterChange()``). One word, so that the common outermost dispatch sets it from `0` to
+    /// ``pinnedOnce`` and back: one load and one store at each end. Kept beside `retired` so that reading it
+    /// through a storage's table copies no array (a retain and a release).
     @usableFromInline
     internal private(set) var state = 0
 
@@ -73,21 +53,16 @@ internal struct PinnedArray<Element> {
     @inlinable
     internal var isPinned: Bool { state >> 2 != 0 }
 
-    /// Whether `retired` holds a buffer, or a buffer handed over is being
-    /// dropped.
+    /// Whether `retired` holds a buffer, or a buffer handed over is being dropped.
     internal var hasRetired: Bool { state & 1 != 0 }
 
-    /// Whether a dispatch is in flight: each pins the buffer of `elements` or
-    /// one that `retired` keeps for it.
+    /// Whether a dispatch is in flight, pinning the buffer of `elements` or one that `retired` keeps for it.
     internal var isDispatching: Bool { state != 0 }
 
-    /// Changes the elements, retiring the buffer first if a dispatch pinned
-    /// it: the change then copies the buffer instead of writing where the
-    /// dispatch reads. Only the first change after a dispatch pins the buffer
-    /// retires it; later ones write to the copy, which no dispatch iterates.
+    /// Changes the elements, first retiring the buffer if a dispatch pinned it, so that the change copies the
+    /// buffer instead of writing where the dispatch reads.
     ///
-    /// - Complexity: O(1) plus `change`, plus a copy of the elements when a
-    ///   dispatch pinned the buffer.
+    /// - Complexity: O(1) plus `change`, plus a copy of the elements when a dispatch pinned the buffer.
     @inline(__always)
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
@@ -97,28 +72,18 @@ internal struct PinnedArray<Element> {
         return change(&elements)
     }
 
-    /// Starts a dispatch: pins the buffer of `elements` and returns it; the
-    /// dispatch ends with ``endDispatch()``.
-    ///
-    /// The buffer stays valid until the matching end, for the reasons in the
-    /// type's documentation, provided the value that holds this array lives
-    /// until then (the caller holds it). A storage that reaches its table
-    /// through a protocol takes the steps one by one (``isIdle``,
-    /// ``pinFirst()`` or ``pinAgain()``, ``pinnedElements``).
-    ///
-    /// - Complexity: O(1).
+    /// Starts a dispatch: pins the buffer of `elements` and returns it, valid until the matching ``endDispatch()``
+    /// provided the value that holds this array lives until then (the caller holds it). A storage that reaches its
+    /// table through a protocol takes the steps one by one (``isIdle``, ``pinFirst()`` or ``pinAgain()``,
+    /// ``pinnedElements``).
     @inlinable @inline(__always)
     internal mutating func beginDispatch() -> UnsafeBufferPointer<Element> {
         if _fastPath(isIdle) { pinFirst() } else { pinAgain() }
         return pinnedElements
     }
 
-    /// Ends the dispatch begun last (see ``beginDispatch()``). A storage that
-    /// reaches its table through a protocol takes the steps one by one
-    /// (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
-    ///
-    /// - Returns: How the dispatch ended (see ``endDispatchAfterChange()``).
-    /// - Complexity: O(1).
+    /// Ends the dispatch begun last and returns how it ended. A storage that reaches its table through a protocol
+    /// takes the steps one by one (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
     @inlinable @inline(__always)
     internal mutating func endDispatch() -> DispatchEnd<Element> {
         guard _fastPath(isPinnedOnce) else { return endDispatchAfterChange() }
@@ -126,13 +91,11 @@ internal struct PinnedArray<Element> {
         return .ended(wasLast: false)
     }
 
-    /// Whether no dispatch is in flight: the one that begins now begins with
-    /// ``pinFirst()``.
+    /// Whether no dispatch is in flight, so that the one that begins now begins with ``pinFirst()``.
     @inlinable
     internal var isIdle: Bool { state == 0 }
 
-    /// Starts a dispatch when ``isIdle``: pins the buffer, which
-    /// ``pinnedElements`` then reads.
+    /// Starts a dispatch: pins the buffer, which ``pinnedElements`` then reads.
     ///
     /// - Precondition: ``isIdle``.
     @inlinable @inline(__always)
@@ -141,19 +104,15 @@ internal struct PinnedArray<Element> {
         state = Self.pinnedOnce
     }
 
-    /// Starts a dispatch when not ``isIdle``: pins the buffer once more.
-    /// (Out of line: inline, the optimizer merges it with ``pinFirst()``
-    /// into one increment of `state`, a load and a store that the next
-    /// dispatch's load waits for.)
+    /// Starts a dispatch when not ``isIdle``: pins the buffer once more. Out of line, so that ``pinFirst()`` stays
+    /// a plain store, not an increment that waits for the last write of `state`.
     @inlinable @inline(never)
     internal mutating func pinAgain() {
         state += Self.pinnedOnce
     }
 
-    /// Flags the dispatches in flight, if any: the last of them to end takes
-    /// ``endDispatchAfterChange()``, which answers `true` (a storage whose
-    /// dispatches span several arrays, the closure strategies', announces a
-    /// change made meanwhile then).
+    /// Flags the dispatches in flight, if any: the last to end takes ``endDispatchAfterChange()``, which answers
+    /// `true` (a closure storage, whose dispatches span several arrays, then announces a change made meanwhile).
     internal mutating func flagDispatches() {
         if state != 0 { state |= Self.flagged }
     }
@@ -165,13 +124,12 @@ internal struct PinnedArray<Element> {
         elements.withUnsafeBufferPointer { $0 }
     }
 
-    /// Whether one dispatch pins the buffer and nothing is retired: then the
-    /// dispatch that ends is the only one in flight, with nothing changed
-    /// since it began, and ends with ``unpin()``.
+    /// Whether one dispatch pins the buffer and nothing is retired: the dispatch that ends is the only one in
+    /// flight, with nothing changed since it began, and ends with ``unpin()``.
     @inlinable
     internal var isPinnedOnce: Bool { state == Self.pinnedOnce }
 
-    /// Ends the dispatch in flight when ``isPinnedOnce``.
+    /// Ends the dispatch in flight.
     ///
     /// - Precondition: ``isPinnedOnce``.
     @inlinable @inline(__always)
@@ -180,22 +138,14 @@ internal struct PinnedArray<Element> {
         state = 0
     }
 
-    /// Ends the dispatch begun last when not ``isPinnedOnce``: unpins the
-    /// buffer of `elements` when it is still the one the dispatch pinned,
-    /// otherwise the last retired buffer, which it hands over to the caller
-    /// when no dispatch in flight pins it any more (see the type's
-    /// documentation).
+    /// Ends the dispatch begun last when not ``isPinnedOnce``: unpins `elements` if it is still the buffer the
+    /// dispatch pinned, otherwise the last retired buffer, handed over to the caller once no dispatch pins it.
     ///
-    /// A buffer handed over is out of the array, which is consistent
-    /// without it, but for the retired bit of ``state``, left set so that a
-    /// change made while the buffer is dropped counts as made during this
-    /// dispatch (``isDispatching``) and is announced when it ends. The caller
-    /// drops the buffer once its access to this array has ended, then calls
-    /// ``endRelease()``: dropping it may free targets, whose deinits may use
-    /// the storage (add, remove, dispatch), which must not happen while an
-    /// access to the array is open or its state half-changed.
-    ///
-    /// - Complexity: O(1).
+    /// A handed-over buffer is out of the array, but the retired bit of ``state`` stays set, so that a change made
+    /// while it is dropped counts as made during this dispatch (``isDispatching``) and is announced when it ends.
+    /// The caller drops it once its access to this array has ended, then calls ``endRelease()``: dropping it may
+    /// free targets whose deinits use the storage (add, remove, dispatch), which must not happen while an access
+    /// to the array is open or its state half-changed.
     @inlinable @inline(never)
     internal mutating func endDispatchAfterChange() -> DispatchEnd<Element> {
         if isPinned {
@@ -208,14 +158,11 @@ internal struct PinnedArray<Element> {
         return .ended(wasLast: endFlagged())
     }
 
-    /// Finishes the end of a dispatch that handed over a buffer
-    /// (``DispatchEnd/released(_:)``), after the caller dropped it. Any dispatch that the drop began has ended, so `retired` is what it
-    /// was before the drop.
+    /// Finishes the end of a dispatch that handed over a buffer (``DispatchEnd/released(_:)``), once the caller
+    /// dropped it. Any dispatch the drop began has ended, so `retired` is as it was before the drop.
     ///
-    /// - Returns: `true` when no retired buffer is left (the elements changed
-    ///   during the dispatches, which have all ended), or when this ended the
-    ///   last dispatch in flight while they were flagged.
-    /// - Complexity: O(1).
+    /// - Returns: `true` when no retired buffer is left (the elements changed during the dispatches, which have all
+    ///   ended), or when this ended the last dispatch in flight while they were flagged.
     @usableFromInline @inline(never)
     internal mutating func endRelease() -> Bool {
         let isLast = retired.isEmpty
@@ -223,8 +170,7 @@ internal struct PinnedArray<Element> {
         return endFlagged() || isLast
     }
 
-    /// Clears ``state`` when the last dispatch in flight ended flagged, and
-    /// answers whether it did.
+    /// Clears ``state`` when the last dispatch in flight ended flagged, and answers whether it did.
     @inlinable
     internal mutating func endFlagged() -> Bool {
         guard state == Self.flagged else { return false }
@@ -232,16 +178,11 @@ internal struct PinnedArray<Element> {
         return true
     }
 
-    /// Calls `update` with each element of each retired buffer, in place:
-    /// dispatches in flight that read them see the change from then on.
+    /// Calls `update` with each element of each retired buffer, in place: dispatches that read them see the change.
     ///
-    /// Through the buffers' memory, not through `retired`: a write through the
-    /// array would copy a buffer that something else also holds (a buffer
-    /// retired twice with no change between, which no caller makes today, or
-    /// retired and still `elements`) and leave the copy where a dispatch's pins
-    /// are counted, freeing the buffer it reads too early. Written in place,
-    /// the change is seen by every holder of the buffer, `elements` included
-    /// if it shares one. `update` may change only what owns no reference (an
+    /// Through the buffers' memory, not through `retired`: a write through the array would copy a buffer that
+    /// something else also holds (`elements`, or another entry of `retired`) and leave the copy where a dispatch's
+    /// pins are counted, freeing the buffer it reads too early. `update` may change only what owns no reference (an
     /// element's trivial fields): no element is copied, moved or freed.
     ///
     /// - Complexity: O(*n*) for each retired buffer.
@@ -259,18 +200,14 @@ internal struct PinnedArray<Element> {
 /// How a dispatch over a ``PinnedArray`` ended.
 @frozen @usableFromInline
 internal enum DispatchEnd<Element> {
-    /// It ended; `wasLast` when it was the last in flight and they were
-    /// flagged (``PinnedArray/flagDispatches()``).
+    /// It ended; `wasLast` when it was the last in flight and they were flagged.
     case ended(wasLast: Bool)
-    /// It was the last to read this buffer, retired by a change and now out
-    /// of the array: the caller drops it once its access to the array has
-    /// ended, then calls ``PinnedArray/endRelease()``, which says whether it
-    /// was the last dispatch in flight.
+    /// It was the last to read this retired buffer, now out of the array: the caller drops it once its access to
+    /// the array has ended, then calls ``PinnedArray/endRelease()``.
     case released(ContiguousArray<Element>)
 }
 
-/// A buffer of a ``PinnedArray`` that dispatches in flight still read, and how
-/// many of them.
+/// A retired buffer of a ``PinnedArray`` and how many dispatches in flight still read it.
 @usableFromInline
 internal struct RetiredBuffer<Element> {
     @usableFromInline var buffer: ContiguousArray<Element>

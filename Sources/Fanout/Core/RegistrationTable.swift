@@ -1,13 +1,9 @@
 import FanoutSupport
 
-/// The registrations of one multiplexer: which targets are registered, the
-/// messages each responds to, how many targets respond to each message, and
-/// one value per target in registration order, kept in step by the table
-/// itself. Every strategy stores its targets in one.
-///
-/// Dispatch iterates the buffer of ``entries`` in place, pinned (see
-/// ``pinFirst()``): later mutations copy the buffer instead of changing
-/// it, so each dispatch sees the registrations as they were when it began.
+/// The registrations of one multiplexer, kept in step by the table itself: which targets are registered, the
+/// messages each responds to, how many targets respond to each message, and one value per target in
+/// registration order. Every strategy stores its targets in one, which dispatches iterate in place, pinned (see
+/// ``PinnedArray``), each seeing the registrations as they were when it began.
 @usableFromInline
 internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// One registration.
@@ -15,9 +11,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @usableFromInline
     internal struct Entry {
         @usableFromInline let id: ObjectIdentifier
-        /// The messages the target responds to; cleared in the buffers that
-        /// dispatches in flight read when the registration ends
-        /// (``silenceEnded(where:)``).
+        /// The messages the target responds to; cleared, in the buffers that dispatches in flight read, when the
+        /// registration ends (``silenceEnded(where:)``).
         @usableFromInline var messages: MessageSet<Schema.Key>
         @usableFromInline let value: Value
 
@@ -29,14 +24,11 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
-    /// The registrations in order, in a buffer that dispatches iterate in
-    /// place (see ``pinFirst()``).
+    /// The registrations in order, in a buffer that dispatches iterate in place (see ``PinnedArray``).
     @usableFromInline
     internal private(set) var registrations = PinnedArray<Entry>()
 
-    /// The registrations in order: a copy of the array, one retain. The
-    /// table's own methods read `registrations.elements` in place instead
-    /// (through this getter, every `remove` counted one retain more).
+    /// A copy of the registrations, one retain; the table's own methods read `registrations.elements` in place.
     @inlinable
     internal var entries: ContiguousArray<Entry> { registrations.elements }
 
@@ -45,37 +37,27 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     private var responderCounts = [Int](repeating: 0, count: Schema.Key.allCases.count)
 
-    /// The messages some registered target responds to, as bits by ordinal
-    /// (bit *i* set when `responderCounts[i] > 0`).
+    /// The messages some registered target responds to: bit *i* set when `responderCounts[i] > 0`.
     internal private(set) var respondingBits: UInt64 = 0
 
-    /// An empty table. Every multiplexer makes one first, so the schema's glue
-    /// is checked here, once per schema (see ``SchemaInfo``).
+    /// An empty table. Every multiplexer makes one first, so the schema's glue is checked here (``SchemaInfo``).
     @usableFromInline
     internal init() {
         SchemaInfo<Schema>.check()
     }
 
-    /// Whether a target with identity `id` is registered.
-    ///
-    /// - Complexity: O(1).
+    /// Whether a target with identity `id` is registered, in O(1).
     internal func contains(_ id: ObjectIdentifier) -> Bool { members.contains(id) }
 
-    /// The number of registrations.
     internal var count: Int { registrations.elements.count }
 
-    /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1).
+    /// Whether any registered target responds to `key`, in O(1).
     internal func responds(to key: Schema.Key) -> Bool { responds(toOrdinal: key.ordinal) }
 
-    /// Whether any registered target responds to the message at `ordinal`.
     internal func responds(toOrdinal ordinal: Int) -> Bool { responderCounts[ordinal] > 0 }
 
-    /// Appends a registration.
-    ///
-    /// - Returns: `false`, changing nothing, when `id` is registered already.
-    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    /// Appends a registration, in amortized O(*k*) for *k* messages; `false`, changing nothing, when `id` is
+    /// registered already.
     @discardableResult
     internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
         guard members.insert(id).inserted else { return false }
@@ -84,22 +66,14 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return true
     }
 
-    /// Removes the registration of `id`.
-    ///
-    /// - Returns: It, or `nil` when `id` was not registered.
-    /// - Complexity: O(*n*), where *n* is the number of registrations.
+    /// Removes the registration of `id` and returns it, in O(*n*); `nil` when `id` was not registered.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier) -> Entry? {
         guard members.remove(id) != nil, let index = index(of: id) else { return nil }
         return removeEntry(at: index)
     }
 
-    /// Removes the registration of `id` if `matches` accepts its value, read
-    /// in place.
-    ///
-    /// - Returns: It, or `nil` when `id` was not registered or its value was
-    ///   not accepted.
-    /// - Complexity: O(*n*), where *n* is the number of registrations.
+    /// Removes the registration of `id` and returns it, in O(*n*), if `matches` accepts its value, read in place.
     @discardableResult
     internal mutating func remove(_ id: ObjectIdentifier, if matches: (Value) -> Bool) -> Entry? {
         guard members.contains(id), let index = index(of: id),
@@ -109,11 +83,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return removeEntry(at: index)
     }
 
-    /// The position of `id`'s registration.
     @inline(__always)
     private func index(of id: ObjectIdentifier) -> Int? {
-        // The identities read in place: `firstIndex(where:)`, unspecialized here, copies each entry it passes
-        // through the value witnesses, a retain and a release of each reference in it.
+        // Read in place: `firstIndex(where:)`, unspecialized here, would copy each entry, a retain and a release.
         registrations.elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
     }
 
@@ -124,11 +96,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return entry
     }
 
-    /// Removes the registrations whose values satisfy `shouldRemove`. The
-    /// entries are released inside this access: the callers remove only
-    /// registrations whose weak reference is gone, which own no target.
-    ///
-    /// - Complexity: O(*n*).
+    /// Removes the registrations whose values satisfy `shouldRemove`, releasing them inside this access: callers
+    /// remove only registrations whose weak reference is gone, which own no target.
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
         guard registrations.elements.contains(where: { shouldRemove($0.value) }) else { return }
         var removed: [Entry] = []
@@ -148,17 +117,11 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Whether a dispatch over these registrations is in flight.
     internal var isDispatching: Bool { registrations.isDispatching }
 
-    // The steps of a dispatch over the registrations, one by one (see
-    // `PinnedArray.beginDispatch()` and `endDispatch()`): a storage reaches
-    // its table through a protocol, where a mutating call that returns a
-    // value is not inlined. No reference is counted. The buffer, and so every
-    // target in it, stays valid until the dispatch ends, whatever the
-    // callbacks add or remove (see `PinnedArray`); the storage
-    // that holds this table lives through the dispatch, because its caller
-    // holds it. Single-threaded, as the storages that use it.
+    // The steps of a dispatch, one by one (see `PinnedArray.beginDispatch()`): a storage reaches its table through
+    // a protocol, where a mutating call that returns a value is not inlined. The buffer, and every target in it,
+    // stays valid until the dispatch ends (see `PinnedArray`) while the storage lives, which its caller holds.
 
-    /// Whether no dispatch is in flight: the one that begins now begins with
-    /// ``pinFirst()``, otherwise with ``pinAgain()``.
+    /// Whether no dispatch is in flight: the next begins with ``pinFirst()``, otherwise with ``pinAgain()``.
     @inlinable
     internal var isIdle: Bool { registrations.isIdle }
 
@@ -174,8 +137,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @inlinable
     internal var pinnedEntries: UnsafeBufferPointer<Entry> { registrations.pinnedElements }
 
-    /// Whether the dispatch that ends may end with ``unpin()``: the only one
-    /// in flight, with nothing changed since it began.
+    /// Whether the dispatch that ends is the only one in flight, with nothing changed since it began.
     @inlinable
     internal var isPinnedOnce: Bool { registrations.isPinnedOnce }
 
@@ -183,33 +145,22 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @inlinable @inline(__always)
     internal mutating func unpin() { registrations.unpin() }
 
-    /// Ends the dispatch begun last when not ``isPinnedOnce`` (see
-    /// ``PinnedArray/endDispatchAfterChange()``): a buffer that no dispatch
-    /// reads any more is handed over, for the caller to drop outside its
-    /// access to the table, then to call ``endRelease()``.
+    /// Ends the dispatch begun last when not ``isPinnedOnce`` (see ``PinnedArray/endDispatchAfterChange()``).
     @inlinable @inline(__always)
     internal mutating func endDispatchAfterChange() -> DispatchEnd<Entry> {
         registrations.endDispatchAfterChange()
     }
 
-    /// Finishes the end of a dispatch that handed over a buffer, once it is
-    /// dropped (see ``PinnedArray/endRelease()``).
-    ///
-    /// - Returns: `true` when it was the last dispatch in flight and the
-    ///   registrations changed during the dispatches.
+    /// Finishes the end of a dispatch that handed over a buffer, once it is dropped (``PinnedArray/endRelease()``).
     @inlinable @inline(__always)
     internal mutating func endRelease() -> Bool { registrations.endRelease() }
 
-    /// Stops the dispatches in flight from calling a registration that just
-    /// ended (its owner went) and was removed: clears the messages of the
-    /// entries `isEnded` names in the retired buffers, which every dispatch
-    /// in flight reads (the removal retired the one a dispatch had pinned, if
-    /// no earlier change had). The buffers keep the entries, and so the
-    /// targets, alive until they end; the targets just receive nothing more,
-    /// so a dispatch needs no check of its own for a registration that ended
-    /// during it. `isEnded` names the registration itself, not its identity:
-    /// the same target removed and added again during the dispatch is another
-    /// registration, which a dispatch in flight still calls.
+    /// Stops the dispatches in flight from calling a registration that just ended (its owner went) and was removed:
+    /// clears the messages of the entries `isEnded` names in the retired buffers, which every dispatch in flight
+    /// reads (the removal retired the pinned buffer, unless an earlier change had). The buffers keep the entries,
+    /// and so the targets, alive until the dispatches end. `isEnded` names the registration, not its identity: the
+    /// same target removed and added again during the dispatch is another registration, which a dispatch in flight
+    /// still calls.
     ///
     /// - Complexity: O(*n*) for each retired buffer.
     internal mutating func silenceEnded(where isEnded: (Entry) -> Bool) {
@@ -219,9 +170,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     }
 
     private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
-        // Over the set bits, whose positions are the ordinals: iterating
-        // `allCases` in unspecialized code cost a protocol call per key and
-        // the set's metadata per test.
+        // Over the set bits, which are the ordinals: `allCases` in unspecialized code costs a protocol call per key.
         var bits = messages.bits
         while bits != 0 {
             let ordinal = bits.trailingZeroBitCount
@@ -235,15 +184,12 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
-    /// The first step of every `add`: `target`'s identity and the messages it
-    /// responds to, read before the storage changes anything.
+    /// The first step of every `add`: `target`'s identity and the messages it responds to, read before the storage
+    /// changes anything. Static, so that no access to a table is held while the target's `responds(to:)` runs and
+    /// perhaps changes it.
     ///
-    /// A static function, so that no access to a table is held while the
-    /// target's `responds(to:)` runs and perhaps changes it.
-    ///
-    /// - Parameter isRegistered: Whether an identity is registered already.
-    /// - Returns: `nil` when `target` is registered already, or when this
-    ///   thread is adding it already (see ``responses(of:id:addingTo:)``).
+    /// - Returns: `nil` when `target` is registered already (`isRegistered`), or when this thread is adding it
+    ///   already (see ``responses(of:id:addingTo:)``).
     internal static func newMember(
         _ target: Schema.Target, addingTo storage: AnyObject, isRegistered: (ObjectIdentifier) -> Bool
     ) -> (id: ObjectIdentifier, messages: MessageSet<Schema.Key>)? {
@@ -252,26 +198,20 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return (id, messages)
     }
 
-    /// Reads which messages `target` responds to, for adding it to
-    /// `multiplexer`: the first step of every `add`, taken before the
-    /// multiplexer changes anything or takes a lock, so that the target's
-    /// `responds(to:)` may call the multiplexer (its `count`, its
-    /// `responds(to:)`, even `add` and `remove`).
+    /// Reads which messages `target` responds to, before `multiplexer` changes anything or takes a lock, so that
+    /// the target's `responds(to:)` may call the multiplexer (even `add` and `remove`).
     ///
-    /// - Returns: The responses, or `nil` when this thread is already adding
-    ///   `target` to `multiplexer`: its `responds(to:)` added it again, and the
-    ///   outer `add` registers it, once.
-    /// - Complexity: O(*k*), where *k* is the number of messages, plus O(*d*)
-    ///   for the *d* adds in progress on this thread.
+    /// - Returns: `nil` when this thread is already adding `target` to `multiplexer` (its `responds(to:)` added it
+    ///   again): the outer `add` registers it, once.
+    /// - Complexity: O(*k*) for *k* messages, plus O(*d*) for the *d* adds in progress on this thread.
     internal static func responses(
         of target: Schema.Target, id: ObjectIdentifier, addingTo multiplexer: AnyObject
     ) -> MessageSet<Schema.Key>? {
         let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
         let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
         var frame = fanout_add_frame()
-        // The closure returns the bits, a concrete type: a generic result
-        // would make `withUnsafeMutablePointer` ask the runtime for the
-        // metadata of `MessageSet<Schema.Key>?` at every add.
+        // Returns the bits, a concrete type: a generic result would make `withUnsafeMutablePointer` ask the runtime
+        // for the metadata of `MessageSet<Schema.Key>?` at every add.
         let bits: UInt64? = withUnsafeMutablePointer(to: &frame) { frame in
             guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
             defer { fanout_add_end(frame) }

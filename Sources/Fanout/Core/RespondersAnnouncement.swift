@@ -1,24 +1,17 @@
-/// Who is told when the set of messages that some registered target responds
-/// to changes, and a change noticed while a dispatch is in flight, announced
-/// when the last one ends.
+/// Who is told when the set of messages that some registered target responds to changes, and a change noticed
+/// while a dispatch is in flight, announced when the last one ends.
 ///
-/// The rules (every single-threaded storage; ``ConcurrentMultiplexer`` has its
-/// own, in its documentation):
-/// - the handler runs synchronously, on the thread that made the change, once
-///   the change is complete: it may read the multiplexer (`responds(to:)`,
-///   `count`) and change it again;
-/// - a change made while a dispatch is in flight (by a callback, or by a
-///   deinit that a callback caused) is announced once, after the outermost
-///   dispatch returns, and only if the set then differs from the set before
-///   the first such change;
-/// - a change made outside any dispatch, in a target's or its owner's deinit
-///   too, is announced at once, from inside that call or deinit.
+/// The rules (every single-threaded storage; ``ConcurrentMultiplexer`` states its own):
+/// - the handler runs synchronously, on the thread that made the change, once the change is complete: it may
+///   read the multiplexer (`responds(to:)`, `count`) and change it again;
+/// - a change made while a dispatch is in flight (by a callback, or by a deinit a callback caused) is announced
+///   once, after the outermost dispatch returns, and only if the set then differs from the set before it;
+/// - a change made outside any dispatch, in a target's or its owner's deinit too, is announced at once.
 internal struct RespondersAnnouncement {
     /// Called when the set changes; `nil` to be told nothing.
     var handler: (() -> Void)?
 
-    /// The set when the first change during the dispatches in flight was
-    /// made; `nil` when none was.
+    /// The set before the first change made during the dispatches in flight; `nil` when none was.
     var deferredFrom: UInt64?
 }
 
@@ -32,15 +25,13 @@ internal protocol AnnouncingStorage: AnyObject {
 
     var announcement: RespondersAnnouncement { get set }
 
-    /// Records for the dispatches in flight that the last one to end must
-    /// announce a change (`true`), or that it has (`false`).
+    /// Records that the last dispatch in flight to end must announce a change (`true`), or that it has (`false`).
     func setAnnouncementDeferred(_ deferred: Bool)
 }
 
 extension AnnouncingStorage {
-    /// Runs `change`, a mutation of the registrations, then announces a change
-    /// of the responding set (see ``RespondersAnnouncement``). Called with no
-    /// access to the storage's state held, so that the handler may read it.
+    /// Runs `change`, a mutation of the registrations, then announces a change of the responding set. Called with
+    /// no access to the storage's state held, so that the handler may read it.
     @discardableResult @inline(__always)
     func announcingChanges<Value>(_ change: () -> Value) -> Value {
         let before = respondingBits
@@ -49,8 +40,7 @@ extension AnnouncingStorage {
         return value
     }
 
-    /// Announces a change of the responding set from `before`: at once, or
-    /// after the outermost dispatch when one is in flight.
+    /// Announces a change from `before`: at once, or after the outermost dispatch when one is in flight.
     func announceChange(from before: UInt64) {
         if isDispatching {
             if announcement.deferredFrom == nil { announcement.deferredFrom = before }
@@ -60,8 +50,7 @@ extension AnnouncingStorage {
         }
     }
 
-    /// The last dispatch in flight has ended after a change was deferred:
-    /// announces it, if the set now differs from the set before the first.
+    /// After the last dispatch in flight ends: announces the deferred change, if the set differs from the set before.
     func announceDeferred() {
         setAnnouncementDeferred(false)
         guard let before = announcement.deferredFrom else { return }
@@ -70,20 +59,16 @@ extension AnnouncingStorage {
     }
 }
 
-/// A single-threaded storage whose dispatches its messages' lists mark
-/// (`closureTable`, `selectorDictionary`): a dispatch pins its message's
-/// list and nothing else, so the storage counts nothing per message. A
-/// dispatch is in flight when some list is pinned, which a change, not a
-/// dispatch, asks (O(*k*) in the lists). A change deferred during dispatches
-/// flags the lists in flight (``PinnedArray/flagDispatches()``); the last
-/// dispatch of each such list to end tells the storage, which announces the
-/// change when no list is in flight any more.
+/// A single-threaded storage whose dispatches only pin their message's list (`closureTable`,
+/// `selectorDictionary`), so that it counts nothing per message: a dispatch is in flight when some list is
+/// pinned, which a change asks (O(*k*) in the lists). A change deferred during dispatches flags the lists in
+/// flight (``PinnedArray/flagDispatches()``); the last dispatch of each such list to end tells the storage,
+/// which announces the change when no list is in flight any more.
 internal protocol CountedDispatchStorage: AnnouncingStorage {
     /// Calls `body` with every list made so far.
     func forEachList(_ body: (AnyClosureList) -> Void)
 
-    /// Whether a change made during the dispatches in flight waits to be
-    /// announced.
+    /// Whether a change made during the dispatches in flight waits to be announced.
     var announcementWaits: Bool { get set }
 }
 
@@ -99,9 +84,8 @@ extension CountedDispatchStorage {
         if deferred { forEachList { $0.flagDispatches() } }
     }
 
-    /// The last dispatch of a list ended flagged or after a change
-    /// (`ClosureListStorage.listDispatchesEnded()`): announces the change
-    /// that waits, if no list is in flight any more.
+    /// A list's last dispatch ended flagged or after a change: announces the waiting change if no list is in
+    /// flight any more.
     func announceIfNoListDispatches() {
         if announcementWaits && !isDispatching { announceDeferred() }
     }

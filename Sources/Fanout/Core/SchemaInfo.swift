@@ -1,21 +1,16 @@
 import FanoutSupport
 
-/// What Fanout knows of a schema once it has checked its glue: every
-/// message's descriptor by ordinal and the tables that forwarding by name
-/// needs. Built the first time a multiplexer, a storage or a static
-/// composition of the schema is made, shared by all of them, never freed.
+/// What Fanout knows of a schema once it has checked its glue: every message's descriptor by ordinal and the
+/// tables that forwarding by name needs. Built the first time a multiplexer or a static composition of the
+/// schema is made, shared by all of them, never freed.
 ///
-/// The check runs in every build, once per schema, and refuses glue that
-/// would make the strategies disagree — one would drop a message another
-/// delivers, or call a target twice — with a message that names the schema
-/// and the message:
-/// - every key's `ordinal` is its position in `allCases`, and there are at
-///   most 64 keys (the strategies index tables and bit sets by ordinal);
-/// - no two keys have the same selector (forwarding by name finds a key by
-///   its selector);
+/// The check runs once per schema, in every build, and refuses glue that would make the strategies disagree (one
+/// would drop a message another delivers, or call a target twice), with a message that names schema and message:
+/// - every key's `ordinal` is its position in `allCases`, and there are at most 64 keys (tables and bit sets
+///   are indexed by ordinal);
+/// - no two keys have the same selector (forwarding by name finds a key by its selector);
 /// - `messages` lists one descriptor per key: none left out, none twice;
-/// - `visitMessages`, when it visits anything, visits each key once, with
-///   the descriptor type `messages` lists for it.
+/// - `visitMessages`, when it visits anything, visits each key once, with the descriptor type `messages` lists.
 @usableFromInline
 internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// Every message's descriptor, by ordinal.
@@ -27,11 +22,9 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// The keys, by ordinal.
     let keys: [Schema.Key]
 
-    /// The key whose selector is `selector`, or `nil` when the protocol has
-    /// no such message.
+    /// The key whose selector is `selector`, or `nil` when the protocol has no such message.
     ///
-    /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one
-    ///   probe, whatever the number of messages.
+    /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one probe.
     func key(forSelector selector: String) -> Schema.Key? {
         forwarding.ordinals.ordinal(of: selector).map { keys[$0] }
     }
@@ -87,15 +80,11 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
         }
     }
 
-    /// The schema's information, checked and built on first use.
-    ///
-    /// - Complexity: O(1) after the first use: one lock and one dictionary
-    ///   lookup by the schema's type.
+    /// The schema's information, checked and built on first use; after that, one lock and one dictionary lookup.
     static var shared: SchemaInfo {
         let key = ObjectIdentifier(Schema.self)
         if let info = SchemaRegistry.locked({ $0[key] }) { return unsafeDowncast(info, to: SchemaInfo.self) }
-        // Built outside the lock, as the schema's glue is user code; when two
-        // threads race, the first one stored is the one kept.
+        // Built outside the lock, as the glue is user code; when two threads race, the first one stored is kept.
         let built = SchemaInfo()
         return unsafeDowncast(
             SchemaRegistry.locked { registry in
@@ -112,9 +101,8 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     }
 }
 
-/// Stops the program with `message` unless `condition` holds: a schema's
-/// faulty glue, refused in every build. `fatalError` rather than
-/// `precondition`, whose message optimized builds do not print.
+/// Stops the program with `message` unless `condition` holds, in every build: `fatalError`, as optimized builds
+/// drop `precondition`'s message.
 private func refuse(unless condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { refuse(message()) }
 }

@@ -1,17 +1,13 @@
-/// One of Fanout's strategies: a multiplexer whose delivery calls its targets
-/// one by one, and which gets ``Delivering``'s deliveries from it, each target
-/// called with the message's arguments (as one value, or two apart). Not
-/// public API (an underscored name): public only because those deliveries
-/// are, and a client writes no conformance to it.
+/// One of Fanout's strategies: a multiplexer whose delivery calls its targets one by one, from which
+/// ``Delivering``'s deliveries follow. Not public API (an underscored name): public only because those
+/// deliveries are, and a client writes no conformance to it.
 public protocol _TargetCalling: Multiplexing {
-    /// The strategy's delivery: calls, with `invoke`, every registered target
-    /// that responds to the message named `key`, in registration order, while
-    /// `shouldContinue` accepts the answers.
+    /// The strategy's delivery: calls, with `invoke`, every registered target that responds to the message named
+    /// `key`, in registration order, while `shouldContinue` accepts the answers.
     ///
-    /// `multiplexer` is unretained: the caller holds it for the whole call.
-    /// The delivery borrows it for each read only, so that nothing retains it
-    /// while the targets run; what it pins (or, for `concurrent`, the
-    /// snapshot it reads) keeps the targets alive.
+    /// `multiplexer` is unretained: the caller holds it for the whole call, and the delivery borrows it for each
+    /// read, so that nothing retains it while the targets run. What it pins (or, for `concurrent`, the snapshot it
+    /// reads) keeps the targets alive.
     static func _deliver<Result>(
         _ key: Schema.Key, in multiplexer: Unmanaged<Self>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result)
@@ -31,11 +27,9 @@ extension _TargetCalling {
         }
     }
 
-    /// Sends `message`, a message of two arguments, as
-    /// ``deliver(_:_:while:)`` does, with the arguments apart: each target is
-    /// called without building their tuple, so a reference among them is not
-    /// retained (`ArgumentPair.swift`). A descriptor without a two-argument
-    /// body takes the tuple, built once.
+    /// Sends a message of two arguments as ``deliver(_:_:while:)`` does, with the arguments apart, so that a
+    /// reference among them is not retained (`ArgumentPair.swift`); a descriptor without a two-argument body takes
+    /// the tuple, built once.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable @inline(__always)
@@ -57,8 +51,7 @@ internal protocol ConfinedStorage: AnyObject {
 }
 
 extension Unmanaged where Instance: ConfinedStorage {
-    /// Begins a call of the storage (see ``ThreadConfinement``), borrowing
-    /// it, which the caller holds; the caller ends it with `end()`.
+    /// Begins a call of the storage (``ThreadConfinement``), borrowing it from the caller, who ends it with `end()`.
     @inlinable @inline(__always)
     internal func beginCall() -> ThreadConfinement {
         let confinement = _withUnsafeGuaranteedRef { $0.confinement }
@@ -67,9 +60,7 @@ extension Unmanaged where Instance: ConfinedStorage {
     }
 }
 
-/// A single-threaded storage whose targets are in a ``RegistrationTable``
-/// that a dispatch iterates in place (`existentialArray`, `lifetimeBound`,
-/// `weakArray`).
+/// A single-threaded storage whose targets are in a ``RegistrationTable`` that a dispatch iterates in place.
 @usableFromInline
 internal protocol PinnedTableStorage: ConfinedStorage, Multiplexing {
     associatedtype Registration
@@ -80,15 +71,12 @@ internal protocol PinnedTableStorage: ConfinedStorage, Multiplexing {
 }
 
 extension AnnouncingStorage where Self: PinnedTableStorage {
-    /// Nothing to record: a change deferred during dispatches changed the
-    /// table, so it retired the buffer they read, and the last dispatch's end,
-    /// which frees the last retired buffer, announces it
-    /// (``PinnedDispatch/endAfterChange(_:_:)``).
+    /// Nothing to record: a change deferred during dispatches retired the buffer they read, and the end that frees
+    /// the last retired buffer announces it (``PinnedDispatch/endAfterChange(_:_:)``).
     func setAnnouncementDeferred(_ deferred: Bool) {}
 }
 
-/// A dispatch over a pinned table: a call of the storage, and the buffer it
-/// iterates, pinned from ``run(_:_:)``'s beginning to its end.
+/// A dispatch over a pinned table: a call of the storage, and its buffer pinned from start to end.
 @frozen
 @usableFromInline
 internal enum PinnedDispatch<Storage: PinnedTableStorage> {
@@ -96,16 +84,10 @@ internal enum PinnedDispatch<Storage: PinnedTableStorage> {
     @usableFromInline
     typealias Entries = UnsafeBufferPointer<RegistrationTable<Storage.Schema, Storage.Registration>.Entry>
 
-    /// Begins a call of `storage`, pins its table's buffer, runs `deliver`
-    /// over it, then unpins it, or frees what a change retired meanwhile, and
-    /// ends the call. The last dispatch in flight, when the registrations
-    /// changed during it, then announces the change (see
-    /// ``RespondersAnnouncement``). The caller holds `storage`.
-    ///
-    /// A dispatch with no other in flight and nothing changed during it, the
-    /// common case, reads and writes the table's state once at each end,
-    /// inline; a dispatch begun inside another, and an end after a change, go
-    /// out of line (see ``PinnedArray``).
+    /// Begins a call of `storage`, pins its table's buffer, runs `deliver` over it, then unpins it, or frees what a
+    /// change retired meanwhile, and ends the call; the last dispatch in flight, when the registrations changed
+    /// during it, then announces the change (``RespondersAnnouncement``). The caller holds `storage`. Only a nested
+    /// dispatch, or an end after a change, goes out of line (see ``PinnedArray``).
     @inlinable @inline(__always)
     static func run(_ storage: Unmanaged<Storage>, _ deliver: (Entries) -> Void) {
         let call = storage.beginCall()
@@ -129,11 +111,8 @@ internal enum PinnedDispatch<Storage: PinnedTableStorage> {
         storage._withUnsafeGuaranteedRef { $0.table.pinAgain() }
     }
 
-    /// Ends the dispatch begun last when another is in flight, or the
-    /// registrations changed during it: unpins the buffer it pinned, freeing
-    /// it if a change retired it and no other dispatch pins it, and ends the
-    /// call; the last dispatch in flight, when the registrations changed
-    /// during it, then announces the change.
+    /// Ends the dispatch begun last when another is in flight or the registrations changed during it (see
+    /// ``PinnedArray/endDispatchAfterChange()``), and the call; the last dispatch in flight announces the change.
     @inlinable @inline(never)
     static func endAfterChange(_ storage: Unmanaged<Storage>, _ call: ThreadConfinement) {
         let wasLastAfterChange: Bool

@@ -1,12 +1,8 @@
 import FanoutSupport
 
-/// The debug-build check that a single-threaded storage is used from one
-/// thread at a time: every public call begins and ends one, and a call from a
-/// second thread while another thread is inside one traps with a message
-/// that points at ``ConcurrentMultiplexer``.
-///
-/// Release builds of the library contain none of it: the struct is empty and
-/// its methods do nothing.
+/// The debug-build check that a single-threaded storage is used from one thread at a time: every public call
+/// begins and ends one, and a call from a second thread while another is inside one traps with a message that
+/// points at ``ConcurrentMultiplexer``. Release builds contain none of it: the struct is empty.
 @frozen
 @usableFromInline
 internal struct ThreadConfinement {

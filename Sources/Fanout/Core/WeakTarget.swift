@@ -1,10 +1,8 @@
-/// A copy of `target` in memory of its own, whose reference count was given
-/// back: it does not keep the target alive, and is valid only while
-/// something else does. Returns the copy and the target's object.
+/// A copy of `target` in memory of its own, whose reference count was given back: it does not keep the target
+/// alive and is valid only while something else does. Returns the copy and the target's object.
 ///
-/// - Precondition: `Target` is a class or a class-constrained existential
-///   (two conversions of `target` to `AnyObject` give the same object, not
-///   two boxes: otherwise the count given back would be the box's).
+/// - Precondition: `Target` is a class or a class-constrained existential (two conversions of `target` to
+///   `AnyObject` give the same object, not two boxes: otherwise the count given back would be the box's).
 internal func uncountedCopy<Target>(of target: Target) -> (
     stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>
 ) {
@@ -23,18 +21,15 @@ internal func uncountedCopy<Target>(of target: Target) -> (
     return (stored, unmanaged)
 }
 
-/// A target held weakly, loaded with no closure, cast or exclusivity check:
-/// a weak reference to the target's object, beside an uncounted copy of the
-/// target (``uncountedCopy(of:)``).
+/// A target held weakly, loaded with no closure, cast or exclusivity check: a weak reference to the target's
+/// object, beside an uncounted copy of the target (``uncountedCopy(of:)``).
 ///
-/// A dispatch loads `object` (a strong reference, +1) and uses `stored` only
-/// while it holds that reference, until the call returns: so the copy is
-/// never used once the target's deinit has begun, and the target cannot be
-/// freed while its call runs, whatever the call does.
+/// A dispatch loads `object` (a strong reference, +1) and uses `stored` only while it holds that reference,
+/// until the call returns: so the copy is never used once the target's deinit has begun, and the target cannot
+/// be freed while its call runs, whatever the call does.
 @usableFromInline
 internal final class WeakTarget<Target> {
-    /// The target's object. Written once, by `init`; a dispatch reads it in
-    /// place, so it needs no dynamic exclusivity check.
+    /// The target's object. Written once, by `init`, then read in place: no exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
     internal weak var object: AnyObject?
 

@@ -1,17 +1,14 @@
-/// What `forward` relies on about how an `Any` is laid out, checked once at
-/// run time: three words of inline buffer, then the type metadata of the
-/// value it holds. A value whose type fits the buffer (at most three words,
-/// word-aligned, bitwise takable) is stored in it as it is; a `nil` `Any?`
-/// has a null metadata pointer. When a check fails, every use falls back to
-/// what the language guarantees (`as?`, the value witnesses).
+/// What `forward` relies on about an `Any`'s layout, checked once at run time: three words of inline buffer,
+/// then the type metadata of the value it holds. A value whose type fits the buffer (at most three words,
+/// word-aligned, bitwise takable) is stored in it as it is; a `nil` `Any?` has a null metadata pointer. When a
+/// check fails, every use falls back to what the language guarantees (`as?`, the value witnesses).
 @usableFromInline
 internal enum ExistentialLayout {
     /// The byte offset of the type metadata in an `Any`.
     @usableFromInline
     internal static let metadataOffset = 3 * MemoryLayout<UnsafeRawPointer>.size
 
-    /// Whether `Any` and `Any?` are laid out as described above: `false`
-    /// without probing where the layout fast paths are off (``Portability``).
+    /// Whether `Any` and `Any?` are laid out as described above; `false`, unprobed, off the layout fast paths.
     @usableFromInline
     internal static let isKnown: Bool = {
         guard Portability.usesLayoutFastPaths,
@@ -33,9 +30,8 @@ internal enum ExistentialLayout {
 
     private final class Marker {}
 
-    /// The four words of an `Any?` holding `value`. Through a typed pointer,
-    /// not a generic function: an existential passed to a generic parameter
-    /// is opened, and the bytes read would be those of the value inside.
+    /// The four words of an `Any?` holding `value`, through a typed pointer: a generic function would open the
+    /// existential and read the bytes of the value inside.
     private static func words(of value: Any?) -> [UInt] {
         let slot = UnsafeMutablePointer<Any?>.allocate(capacity: 1)
         slot.initialize(to: value)
@@ -61,15 +57,9 @@ internal enum ExistentialLayout {
     }
 }
 
-/// The argument at `position` as a `T` when its dynamic type is exactly `T`
-/// (the usual argument), without the search of conformances and superclasses
-/// that `as?` runs; `nil` otherwise.
-///
-/// A `T` that an `Any` stores inline is copied straight out of the array's
-/// storage when the metadata word is `T`'s: a compare and a load (a retain
-/// for a reference), where opening the existential cost about 260
-/// instructions and `as?` about 160 more. Other types are taken out through
-/// `_openExistential`.
+/// The argument at `position` as a `T` when its dynamic type is exactly `T` (the usual argument), without the
+/// search of conformances and superclasses that `as?` runs; `nil` otherwise. A `T` that an `Any` stores inline
+/// is loaded straight from the array's storage when the metadata word is `T`'s; other types are opened.
 @inlinable
 @inline(__always)
 internal func exactly<T>(_ values: [Any], at position: Int, as type: T.Type) -> T? {

@@ -1,9 +1,6 @@
-/// Why a dynamically forwarded message could not be delivered.
-///
-/// Every case names the selector and what was expected, so the message of a
-/// failed `forward(_:arguments:)` call says how to fix it.
-///
-/// See `Documentation/Strategies.md`, *selectorDictionary*.
+/// Why a dynamically forwarded message could not be delivered. Every case names the selector and what was
+/// expected, so that the message of a failed `forward(_:arguments:)` call says how to fix it
+/// (`Documentation/Strategies.md`, *selectorDictionary*).
 public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     /// The protocol has no message with this selector.
     case unrecognizedSelector(String, known: [String])
@@ -25,16 +22,14 @@ public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Dynamically typed arguments whose count has been checked against a
-/// message's signature.
+/// Dynamically typed arguments whose count has been checked against a message's signature.
 @usableFromInline
 internal struct ArgumentList {
     @usableFromInline let values: [Any]
     @usableFromInline let selector: String
 
-    /// Checks the count; `types`, the expected argument types, are only
-    /// built for the error, so that a call with the right count allocates
-    /// nothing here.
+    /// Checks the count; `types`, the expected argument types, are built only for the error, so that a call with
+    /// the right count allocates nothing.
     @inlinable
     init(_ values: [Any], selector: String, count: Int, types: () -> [Any.Type]) throws(ForwardingError) {
         guard values.count == count else {
@@ -59,9 +54,8 @@ internal struct ArgumentList {
 }
 
 extension ForwardingError {
-    /// `body`'s result, or the ``ForwardingError`` it threw: the bridge from
-    /// Fanout's closures, whose function types throw untyped errors (see
-    /// ``MessageForwarder``), to its typed-throws API.
+    /// `body`'s result, or the ``ForwardingError`` it threw: the bridge from closures whose function types throw
+    /// untyped errors (see ``MessageForwarder``) to the typed-throws API.
     ///
     /// - Precondition: `body` throws nothing but a ``ForwardingError``.
     @inlinable

@@ -1,22 +1,15 @@
-/// What forwarding a message named at run time needs of a schema, built once
-/// per schema (by ``SchemaInfo``) and shared by every
-/// ``SelectorDictionaryMultiplexer`` of it: the
-/// selectors' ordinals (a ``SelectorTable``) and each message's forwarder,
-/// asked of its descriptor once.
+/// What forwarding a message named at run time needs of a schema, built once per schema (by ``SchemaInfo``) and
+/// shared by every ``SelectorDictionaryMultiplexer`` of it: the selectors' ordinals (a ``SelectorTable``) and
+/// each message's forwarder, asked of its descriptor once. Never freed, so that `forward` calls a forwarder
+/// without retaining it.
 ///
-/// A table is never freed, so `forward` calls a forwarder without retaining
-/// it. Built per storage, the forwarders and the lookup table cost about a
-/// dozen allocations for every multiplexer made, forwarding or not.
-///
-/// Sendable because nothing in it changes after it is built, and the
-/// forwarders it holds are made by the library's descriptors from immutable
-/// captures (the unpacker and the selector).
+/// Sendable because nothing in it changes after it is built, and its forwarders are made by the library's
+/// descriptors from immutable captures (the unpacker and the selector).
 internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendable {
     /// The ordinal of every selector.
     let ordinals: SelectorTable
 
-    /// Every message's forwarder, by ordinal. Unretained: the table, which is
-    /// never freed, owns them.
+    /// Every message's forwarder, by ordinal, owned by the table (never freed) and so read unretained.
     let forwarders: ContiguousArray<Unmanaged<Forwarder>>
 
     /// The table of a schema whose messages, by ordinal, are `messages`.
@@ -25,28 +18,23 @@ internal final class ForwardingTable<Schema: DelegateSchema>: @unchecked Sendabl
         forwarders = ContiguousArray(messages.map { .passRetained(Forwarder($0.forwarder)) })
     }
 
-    /// Only a table built by a thread that lost the race to register its
-    /// schema's is ever freed; it releases the forwarders it owns.
+    /// Only a table built by a thread that lost the race to register its schema's is freed: it releases its forwarders.
     deinit {
         for forwarder in forwarders { forwarder.release() }
     }
 
-    /// The table of `Schema`, built when the schema was first checked.
-    ///
-    /// - Complexity: O(1): one lock and one dictionary lookup by the schema's
+    /// The table of `Schema`, built when the schema was first checked: one lock and one dictionary lookup.
     ///   type.
     static var shared: ForwardingTable { SchemaInfo<Schema>.shared.forwarding }
 }
 
-/// A message's forwarder, in an object so that `forward` can borrow it
-/// (through `Unmanaged`) without retaining its closure's context.
+/// A message's forwarder, in an object so that `forward` can borrow it without retaining its closure's context.
 internal final class Forwarder {
     private let body: MessageForwarder
 
     init(_ body: @escaping MessageForwarder) { self.body = body }
 
-    /// Calls the forwarder with `handlers` borrowed; the error it throws, if
-    /// any.
+    /// Calls the forwarder with `handlers` borrowed; returns the error it throws, if any.
     func forward(_ arguments: [Any], to handlers: Unmanaged<AnyClosureList>?, into answers: inout [Any?])
         -> ForwardingError?
     {

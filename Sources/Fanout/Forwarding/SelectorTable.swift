@@ -1,26 +1,20 @@
-/// Finds a message's ordinal by its selector named at run time, in one hash
-/// of the name's UTF-8 bytes and, on average, one probe, whatever the number
-/// of messages: what ``SelectorDictionaryMultiplexer/forward(_:arguments:)``
-/// looks selectors up in.
+/// Finds a message's ordinal by its selector named at run time, in one hash of the name's UTF-8 bytes and, on
+/// average, one probe, whatever the number of messages: what
+/// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` looks selectors up in.
 ///
-/// The hash reads the name eight bytes at a time: 85 instructions for a
-/// 28-byte selector, where FNV-1a byte by byte took 152 and `String`'s own
-/// `hashValue` (SipHash) about 300 for 20. Each bucket keeps its name's full
-/// hash, so a probe compares names only when the hashes are equal; a hit is
-/// confirmed by comparing the names, so a collision costs a probe, never a
-/// wrong answer. The table is open-addressed, at most half full.
+/// The hash reads the name eight bytes at a time, cheaper than `String`'s SipHash. Each bucket keeps its name's
+/// full hash, so that a probe compares names only when the hashes are equal; a hit is confirmed by comparing
+/// the names, so a collision costs a probe, never a wrong answer. Open-addressed, at most half full.
 internal struct SelectorTable: Sendable {
     /// The selectors, by ordinal.
     internal let names: [String]
-    /// Per bucket, the full hash of the selector there and its ordinal plus
-    /// one; ordinal 0 when empty.
+    /// Per bucket, the full hash of the selector there and its ordinal plus one; ordinal 0 when empty.
     private let buckets: [(hash: Int, ordinal: Int)]
     private let mask: Int
 
-    /// A table of `names`, whose positions are their ordinals.
+    /// A table of `names`, whose positions are their ordinals, in O(*k*) for *k* names.
     ///
     /// - Precondition: The names are distinct.
-    /// - Complexity: O(*k*) for *k* names.
     internal init(_ names: [String]) {
         self.names = names
         var size = 4
@@ -39,16 +33,13 @@ internal struct SelectorTable: Sendable {
         self.buckets = buckets
     }
 
-    /// The ordinal of `selector`, or `nil` when no message has that name.
-    ///
-    /// - Complexity: O(*s*) for a selector of *s* bytes; O(1) in the number of
-    ///   messages on average.
+    /// The ordinal of `selector`, or `nil` when no message has that name: O(*s*) for *s* bytes, O(1) on average in
+    /// the number of messages.
     internal func ordinal(of selector: String) -> Int? {
         find(selector).ordinal
     }
 
-    /// How many buckets a lookup of `selector` reads: 1 when its bucket is
-    /// the first one probed. For tests of the spread.
+    /// How many buckets a lookup of `selector` reads (1 when its bucket is the first probed): for tests of the spread.
     internal func probes(for selector: String) -> Int {
         find(selector).probes
     }
@@ -67,12 +58,9 @@ internal struct SelectorTable: Sendable {
         }
     }
 
-    /// A hash of the name's UTF-8 bytes, read eight at a time: each word is
-    /// mixed in with a rotation, an exclusive or and a multiplication (the
-    /// scheme of rustc's FxHasher); a last partial word is read as the name's
-    /// last eight bytes, or byte by byte in a name shorter than eight;
-    /// and a final mix spreads the high bits into the low ones that pick the
-    /// bucket.
+    /// A hash of the name's UTF-8 bytes read eight at a time, each word mixed in by a rotation, an exclusive or and
+    /// a multiplication (rustc's FxHasher); a last partial word is read as the last eight bytes, or byte by byte in a
+    /// name shorter than eight; a final mix brings the high bits down to the low ones that pick the bucket.
     internal static func hash(_ name: String) -> Int {
         func mix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             let multiplier: UInt64 = 0x517c_c1b7_2722_0a95
@@ -99,10 +87,8 @@ internal struct SelectorTable: Sendable {
                 }
                 hash = (hash.rotatedLeft(5) ^ word) &* multiplier
             }
-            // A multiplication carries differences only upwards, and the
-            // bucket is read from the low bits: names that differ only in
-            // their last bytes would share a bucket without this final mix
-            // (MurmurHash3's 64-bit finalizer), which brings every bit down.
+            // A multiplication carries differences only upwards, and the bucket comes from the low bits: without this
+            // final mix (MurmurHash3's finalizer), names differing only in their last bytes would share buckets.
             hash = (hash ^ (hash &>> 33)) &* 0xff51_afd7_ed55_8ccd
             return Int(truncatingIfNeeded: hash ^ (hash &>> 33))
         }

@@ -1,5 +1,4 @@
-/// A type of your own that is a ``StaticComposition`` as a delegate: it holds
-/// the group and forwards every message to it.
+/// A type of your own that is a ``StaticComposition`` as a delegate: it holds the group and forwards every message.
 ///
 /// ```swift
 /// final class ListBehaviours: ComposedScrollViewDelegate {
@@ -11,16 +10,10 @@
 /// scrollView.delegate = ListBehaviours()
 /// ```
 ///
-/// Through the delegate protocol, a `StaticComposition` itself runs its
-/// conformance's witnesses unspecialized (they are generic over the
-/// elements, and Swift 6.3 does not specialize such witnesses per type
-/// argument), and delivers through a table of closures. A type that is not
-/// generic, conforming through a protocol like this one, gets witnesses
-/// specialized for its elements: the compiler calls the extension's
-/// `@inlinable` methods with every type known, so each message is delivered
-/// inline, as on the group's own type. A delegate protocol's glue declares
-/// the refinement that adds the protocol's methods, one line per message,
-/// as the multiplexers' do.
+/// Through the delegate protocol, a `StaticComposition` itself runs its generic conformance's witnesses
+/// unspecialized. A type that is not generic, conforming through a protocol like this one, gets witnesses
+/// specialized for its elements, so each message is delivered inline. A delegate protocol's glue declares the
+/// refinement that adds the protocol's methods, one line per message, as the multiplexers' do.
 public protocol ComposedBehaviours<Schema>: Delivering {
     /// The group's elements.
     associatedtype Elements: StaticElements where Elements.Schema == Schema
@@ -38,8 +31,7 @@ extension ComposedBehaviours {
     @inlinable
     public func responds(to key: Schema.Key) -> Bool { composition.responds(to: key) }
 
-    /// Sends `message` to every element that responds to it, in order, while
-    /// `shouldContinue` accepts the answers.
+    /// Sends `message` to every element that responds to it, in order, while `shouldContinue` accepts the answers.
     ///
     /// - Complexity: O(*n*) direct calls for *n* elements.
     @inlinable @inline(__always)

@@ -1,6 +1,5 @@
-/// A group of behaviours fixed where it is built, delivered at the floor: no
-/// registry, no reference counting, a direct call per element. Use it as a
-/// delegate when a screen's behaviours are known at compile time.
+/// A group of behaviours fixed where it is built, delivered at the floor: no registry, no reference counting, a
+/// direct call per element. Use it as a delegate when a screen's behaviours are known at compile time.
 ///
 /// ```swift
 /// let behaviours = ScrollViewSchema.compose {
@@ -11,49 +10,32 @@
 /// scrollView.delegate = behaviours
 /// ```
 ///
-/// Semantics are the dynamic strategies' (registration order, `responds(to:)`
-/// read once per element, `askAll` without short-circuit, `askUntilAnswered`
-/// stopping at the first answer, targets held strongly, callbacks may send
-/// again), except that nothing is added or removed: a delivery's snapshot is
-/// the group itself. Groups nest, and a group may hold a dynamic multiplexer.
+/// Semantics are the dynamic strategies' (registration order, `responds(to:)` read once per element, `askAll`
+/// without short-circuit, `askUntilAnswered` stopping at the first answer, targets held strongly, callbacks may
+/// send again), except that nothing is added or removed. Groups nest, and a group may hold a dynamic multiplexer.
 ///
-/// Called on its concrete type, a delivery is inlined for the element types.
-/// Called through the protocol (a delegate property), the conformance is
-/// generic over the elements, so the group delivers through a table of
-/// closures made when it was built, specialized for each message its schema
-/// visits (``DelegateSchema/visitMessages(_:)``), 10 to 175 times slower
-/// than the same group held by a non-generic type, because Swift 6.3 runs a
-/// generic conformance's witnesses unspecialized: to set a group as a
-/// delegate, hold it in a type of your own (``ComposedBehaviours``).
+/// Called through the protocol (a delegate property), the conformance's witnesses are generic over the elements
+/// and run unspecialized, so the group delivers through a table of closures specialized for each message its
+/// schema visits (``DelegateSchema/visitMessages(_:)``), still many times slower than on its concrete type: to
+/// set a group as a delegate, hold it in a type of your own (``ComposedBehaviours``).
 ///
-/// Keep a group to 47 elements and nest groups beyond: past that, Swift
-/// 6.3's generic specializer gives up on the element list's nested type and
-/// the delivery runs unspecialized, hundreds of times slower (the
-/// specializer skips generic arguments nested deeper than a fixed threshold).
+/// Keep a group to 47 elements and nest groups beyond: past that, Swift 6.3's generic specializer gives up on
+/// the element list's nested type and the delivery runs unspecialized, hundreds of times slower.
 public final class StaticComposition<Schema, Elements: StaticElements>: Delivering where Elements.Schema == Schema {
-    /// The behaviours, in order: the group's first stored property, so that a
-    /// delivery finds it at a fixed offset from the group, without a load.
+    /// The behaviours, in order: the first stored property, so that a delivery finds it at a fixed offset.
     @usableFromInline
     internal let storedElements: Elements
 
-    /// Per message ordinal, the message's responders: bit *i* set when the
-    /// *i*-th element from the last is sent the message (for a group of at
-    /// most 64). A delivery reads its message's word once and tests a bit per
-    /// element in a register, instead of loading each element's messages
-    /// from memory (one load more per element). Written in `init`, freed in
-    /// `deinit`.
+    /// Per message ordinal, bit *i* set when the *i*-th element from the last is sent the message (groups of at
+    /// most 64), so that a delivery reads one word, not each element's messages. Freed in `deinit`.
     @usableFromInline
     internal let words: UnsafeMutablePointer<UInt64>
 
-    /// The portable path's copy of the elements (``Portability``): a buffer
-    /// of their own, where ``storage`` points; `nil` where the fast path
-    /// reads them from the object at a fixed offset. Written in `init`,
-    /// freed in `deinit`.
+    /// The portable path's copy of the elements (``Portability``), where ``storage`` points; `nil` on the fast path.
     @usableFromInline
     internal let portableStorage: UnsafeMutablePointer<Elements>?
 
-    /// Per message ordinal, the delivery specialized for `Elements` (a
-    /// ``StaticDelivery``), when the schema visits its messages.
+    /// Per message ordinal, the delivery specialized for `Elements` (a ``StaticDelivery``), if the schema visits it.
     @usableFromInline
     internal let table: ContiguousArray<AnyObject?>
 
@@ -61,21 +43,15 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     @inlinable
     public var elements: Elements { storedElements }
 
-    /// Where the group stores its elements, for a delivery to read each
-    /// element and its messages in place, just before using them, rather
-    /// than copy the whole list as a value first. The first stored
-    /// property of a class sits right after the object's header, at the
-    /// offset `ManagedBuffer` also relies on (`_getUnsafePointerToStoredProperties`),
-    /// rounded up to the property's alignment; valid while the group lives,
-    /// which its caller guarantees for the duration of a call. Checked in
-    /// debug builds, in `init`, against the property read as a value.
+    /// Where the group stores its elements, for a delivery to read each element in place rather than copy the list
+    /// first. The first stored property of a class follows the object's header, at the offset `ManagedBuffer` relies
+    /// on too (`_getUnsafePointerToStoredProperties`), rounded up to its alignment; valid while the group lives,
+    /// which its caller guarantees for a call. Checked in debug builds, in `init`, against the property's value.
     @inlinable @inline(__always)
     internal var storage: UnsafePointer<Elements> {
-        // The portable path: a buffer of the group's own, one load away.
         guard Portability.usesLayoutFastPaths else { return UnsafePointer(portableStorage.unsafelyUnwrapped) }
         let properties = _getUnsafePointerToStoredProperties(self)
-        // A constant once specialized: for an alignment of a word or less, the
-        // offset needs no rounding (and no instruction to round it).
+        // A constant once specialized: an alignment of a word or less needs no rounding.
         let start =
             MemoryLayout<Elements>.alignment <= MemoryLayout<AnyObject>.alignment
             ? properties : properties.alignedUp(for: Elements.self)
@@ -85,9 +61,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// A group of `elements`.
     @inlinable
     public init(_ elements: Elements) {
-        // The words are indexed by ordinal: a wrong ordinal would read or write
-        // outside them, so the schema's glue is checked, in every build, once
-        // per schema (`SchemaInfo`).
+        // The words are indexed by ordinal, so the schema's glue is checked first, in every build (`SchemaInfo`).
         SchemaInfo<Schema>.check()
         let keys = Schema.Key.allCases
         storedElements = elements
@@ -116,18 +90,15 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
         portableStorage?.deinitialize(count: 1).deallocate()
     }
 
-    /// The word of a message that every element is sent, for a group of at
-    /// most 64 elements; `nil` for a larger group or a list of another kind,
-    /// whose deliveries read each element's stored messages. A constant once
-    /// specialized (computed from the type, in O(*n*) otherwise).
+    /// The word of a message every element is sent, for a group of at most 64 elements; `nil` for a larger group
+    /// or a list of another kind. A constant once specialized.
     @inlinable
     internal static var everyElement: UInt64? {
         guard let count = Elements._fixedCount, count <= UInt64.bitWidth else { return nil }
         return count == UInt64.bitWidth ? .max : 1 &<< UInt64(count) &- 1
     }
 
-    /// The responders of the message named `key`: bit *i* set when the *i*-th
-    /// element from the last is sent it.
+    /// The responders of the message named `key`: bit *i* set when the *i*-th element from the last is sent it.
     @inlinable
     internal func responders(to key: Schema.Key) -> UInt64 { words[key.ordinal] }
 
@@ -145,8 +116,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     @inlinable
     public func responds(to key: Schema.Key) -> Bool { Elements._responds(to: key, at: storage) }
 
-    /// Sends `message` to every element that responds to it, in order, while
-    /// `shouldContinue` accepts the answers.
+    /// Sends `message` to every element that responds to it, in order, while `shouldContinue` accepts the answers.
     ///
     /// - Complexity: O(*n*) direct calls for *n* elements.
     @inlinable @inline(__always)
@@ -158,8 +128,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
             deliverInline(message, arguments, while: shouldContinue)
             return
         }
-        // Generic (a call through the protocol's witness): the table's delivery,
-        // specialized when the group was built.
+        // Generic (through the protocol's witness): the table's delivery, specialized when the group was built.
         if let delivery = table[message.key.ordinal] {
             unsafeDowncast(delivery, to: StaticDelivery<Arguments, Result>.self).body(self, arguments, shouldContinue)
             return
@@ -169,23 +138,18 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
 }
 
 extension StaticComposition {
-    /// The delivery to the elements, read in place from the group's storage
-    /// (reading `elements` into a value would retain every element).
+    /// The delivery to the elements, read in place from the group's storage (a copy would retain every element).
     @inlinable @inline(__always)
     internal func deliverInline<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
-        // A group of more than 64, or a list of another kind than
-        // `StaticPair`s, has no word: every level reads its stored messages.
+        // More than 64 elements, or a list of another kind: no word; each level reads its stored messages.
         guard let every = Self.everyElement else {
             deliverInPlace(message, arguments, responders: nil, while: shouldContinue)
             return
         }
         let responders = responders(to: message.key)
-        // When every element is sent the message (each behaviour implements
-        // it), the delivery is given the word as a constant, so that no
-        // element is tested: a second copy of the delivery, in which every
-        // test folds away and only the element calls remain.
+        // When every element is sent the message, the word is passed as a constant, so that every test folds away.
         if responders == every {
             deliverInPlace(message, arguments, responders: every, while: shouldContinue)
         } else {
@@ -193,9 +157,7 @@ extension StaticComposition {
         }
     }
 
-    /// The delivery from the group's storage; the group is alive for the call
-    /// (its caller holds it), so its storage stays initialized until the
-    /// delivery returns.
+    /// The delivery from the group's storage, which stays initialized while the caller holds the group.
     @inlinable @inline(__always)
     internal func deliverInPlace<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, responders: UInt64?,
@@ -219,9 +181,8 @@ internal final class StaticDelivery<Arguments, Result> {
     }
 }
 
-/// Visits a schema's messages and makes each one's delivery for `Elements`.
-/// The closure captures nothing but the message descriptor, a constant once
-/// the schema's visit is inlined, and takes the group as an argument.
+/// Makes each visited message's delivery for `Elements`: a closure that captures only the descriptor, a
+/// constant once the visit is inlined, and takes the group as an argument.
 @usableFromInline
 internal struct StaticDeliveryTable<Elements: StaticElements>: MessageVisitor {
     @usableFromInline
@@ -243,14 +204,7 @@ internal struct StaticDeliveryTable<Elements: StaticElements>: MessageVisitor {
 }
 
 extension DelegateSchema {
-    /// A ``StaticComposition`` of the behaviours listed in `build`, in order:
-    ///
-    /// ```swift
-    /// let behaviours = ScrollViewSchema.compose {
-    ///     pullToRefresh
-    ///     parallaxHeader
-    /// }
-    /// ```
+    /// A ``StaticComposition`` of the behaviours listed in `build`, in order (example: ``StaticComposition``).
     @inlinable
     public static func compose<Elements: StaticElements>(
         @StaticElementsBuilder<Self> _ build: () -> Elements

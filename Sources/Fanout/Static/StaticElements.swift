@@ -1,7 +1,7 @@
-/// The elements of a ``StaticComposition``: a type-level list of the
-/// behaviours' concrete types, built left to right as nested pairs
-/// (`StaticPair<StaticPair<StaticEnd<S>, A>, B>`), so that a delivery to
-/// each element is a direct call the optimizer can inline.
+/// The elements of a ``StaticComposition``: a type-level list of the behaviours' concrete types, built left to
+/// right as nested pairs (`StaticPair<StaticPair<StaticEnd<S>, A>, B>`), so that a delivery to each element is a
+/// direct call the optimizer can inline. The underscored requirements are implementation details of
+/// ``StaticComposition``.
 public protocol StaticElements<Schema> {
     associatedtype Schema: DelegateSchema
 
@@ -11,19 +11,15 @@ public protocol StaticElements<Schema> {
     /// Whether any element responds to `key`.
     func responds(to key: Schema.Key) -> Bool
 
-    /// Sends `message` to every element that responds to it, in order, while
-    /// `shouldContinue` accepts the answers.
+    /// Sends `message` to every element that responds to it, in order, while `shouldContinue` accepts the answers.
     ///
     /// - Returns: `false` when `shouldContinue` stopped the delivery.
     func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) -> Bool
 
-    /// Sends `message` to the elements stored at `elements`, as
-    /// ``deliver(_:_:while:)`` does, reading each element and its messages
-    /// from memory when the delivery reaches it instead of copying the list
-    /// into registers first. An implementation detail of
-    /// ``StaticComposition``.
+    /// Sends `message` to the elements stored at `elements`, as ``deliver(_:_:while:)`` does, reading each element
+    /// in place when the delivery reaches it.
     ///
     /// - Precondition: `elements` stays initialized until this returns.
     static func _deliver<Arguments, Result>(
@@ -31,41 +27,28 @@ public protocol StaticElements<Schema> {
         while shouldContinue: (Result) -> Bool
     ) -> Bool
 
-    /// Whether any element stored at `elements` responds to `key`, as
-    /// ``responds(to:)`` answers, reading each element in place. An
-    /// implementation detail of ``StaticComposition``.
+    /// ``responds(to:)`` for the elements stored at `elements`, read in place.
     ///
     /// - Precondition: `elements` stays initialized until this returns.
     static func _responds(to key: Schema.Key, at elements: UnsafePointer<Self>) -> Bool
 
-    /// Sends `message`, with the arguments stored at `arguments`, to the
-    /// elements stored at `elements`, as ``deliver(_:_:while:)`` does. The
-    /// arguments are passed by address, so that a list's delivery can be
-    /// inlined whole, level by level, with nothing to borrow at each level:
-    /// passed by value, the nested borrows made Swift 6.3.1 crash when the
-    /// chain was forced inline. When `responders` is given, bit *i*
-    /// says whether the *i*-th element from the last is sent the message, as
-    /// ``_responders(to:at:)`` computed it; otherwise each element's stored
-    /// messages say. An implementation detail of ``StaticComposition``.
+    /// Sends `message`, with the arguments stored at `arguments`, to the elements stored at `elements`, as
+    /// ``deliver(_:_:while:)`` does. By address, so that the whole chain can be inlined with nothing to borrow at
+    /// each level (by value, the nested borrows crashed Swift 6.3.1 when forced inline). When given, bit *i* of
+    /// `responders` says whether the *i*-th element from the last is sent the message (``_responders(to:at:)``);
+    /// otherwise each element's stored messages say.
     ///
-    /// - Precondition: `arguments` and `elements` stay initialized until this
-    ///   returns.
+    /// - Precondition: `arguments` and `elements` stay initialized until this returns.
     static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
         at elements: UnsafePointer<Self>, responders: UInt64?, while shouldContinue: (Result) -> Bool
     ) -> Bool
 
-    /// The elements of the list stored at `elements` that are sent the
-    /// message named `key`: bit *i* set for the *i*-th element from the last
-    /// (the last 64 of a list made of ``StaticPair``s); `0` for a list of
-    /// another kind. An implementation detail of ``StaticComposition``, which
-    /// computes it once per message, when it is built.
+    /// The elements of the list at `elements` that are sent the message named `key`: bit *i* for the *i*-th element
+    /// from the last (the last 64 of a list of ``StaticPair``s); `0` for a list of another kind.
     static func _responders(to key: Schema.Key, at elements: UnsafePointer<Self>) -> UInt64
 
-    /// The number of elements of every list of this type, when the type
-    /// alone fixes it (``StaticEnd`` and ``StaticPair``s of it); `nil` for a
-    /// list of another kind. An implementation detail of
-    /// ``StaticComposition``: whether its lists fit one word of responders.
+    /// The number of elements when the type alone fixes it (``StaticEnd`` and ``StaticPair``s of it), or `nil`.
     static var _fixedCount: Int? { get }
 }
 
@@ -98,9 +81,8 @@ extension StaticElements {
     @inlinable
     public static var _fixedCount: Int? { nil }
 
-    /// The pointer delivery, ``_deliver(_:_:at:responders:while:)``, with the
-    /// descriptor and the arguments put where it reads them for the duration
-    /// of the call: the one place both are passed by address.
+    /// ``_deliver(_:_:at:responders:while:)`` with the descriptor and the arguments put where it reads them: the one
+    /// place both are passed by address.
     @inlinable @inline(__always)
     internal static func _deliverByAddress<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, at elements: UnsafePointer<Self>,
@@ -155,9 +137,8 @@ public struct StaticEnd<Schema: DelegateSchema>: StaticElements {
 
 /// The elements of `Prefix`, then `last`, held strongly.
 ///
-/// `last`'s `responds(to:)` is read once, when the pair is made (the analog
-/// of `add`); an element that is itself a multiplexer, static or dynamic, is
-/// sent every message and filters on its own, since its answer can change.
+/// `last`'s `responds(to:)` is read once, when the pair is made; an element that is itself a multiplexer is sent
+/// every message and filters on its own, since its answer can change.
 @frozen
 public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElements {
     public typealias Schema = Prefix.Schema
@@ -169,8 +150,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     @inlinable
     public var last: Last { storedLast }
 
-    // `var`s, never written after `init`: a delivery passes their addresses
-    // on with `&`, which only a `var` allows.
+    // `var`s, never written after `init`: a delivery passes their addresses on with `&`.
     @usableFromInline
     internal var storedPrefix: Prefix
     @usableFromInline
@@ -220,16 +200,9 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         _deliverByAddress(message, arguments, at: pair, responders: nil, while: shouldContinue)
     }
 
-    /// ``deliver(_:_:while:)`` with the pair read where it is stored: the
-    /// prefix's elements first, then this pair's messages and element, each
-    /// loaded just before it is used: read as a value, the whole list would
-    /// be loaded before the first call, more values than registers.
-    ///
-    /// Always inlined, so that a list's delivery is one straight line of
-    /// direct calls wherever it is sent from, whatever the inliner's budget
-    /// there: through a delegate's witness, which is not in a loop, a
-    /// per-element parameter more was enough for the inliner to leave the
-    /// chain out of line, with the descriptor's closures called indirectly.
+    /// ``deliver(_:_:while:)`` with the pair read where it is stored: the prefix's elements first, then this pair's,
+    /// each loaded just before it is used rather than the whole list up front. Always inlined, so that a list's
+    /// delivery is one straight line of direct calls wherever it is sent from.
     @inlinable @inline(__always)
     public static func _deliver<Arguments, Result>(
         _ message: UnsafePointer<Message<Schema, Arguments, Result>>, _ arguments: UnsafePointer<Arguments>,
@@ -241,18 +214,15 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
                 while: shouldContinue)
         else { return false }
         guard isSent(message.pointee.key, at: pair, responders: responders) else { return true }
-        // The cast is removed once `Last` is concrete: the element is called
-        // directly, not through the protocol.
+        // The cast folds away once `Last` is concrete: a direct call.
         let answer = unownedLast(at: pair)._withUnsafeGuaranteedRef {
             message.pointee.body($0 as! Schema.Target, arguments.pointee)
         }
         return shouldContinue(answer)
     }
 
-    /// Whether this pair's element is sent the message named `key`: bit 0 of
-    /// `responders`, a register, when the group gives them (each level passes
-    /// its prefix the word shifted by one); otherwise the messages the pair
-    /// stored when it was made, a load.
+    /// Whether this pair's element is sent the message named `key`: bit 0 of `responders` when the group gives them
+    /// (each level passes its prefix the word shifted by one), otherwise the messages stored in the pair.
     @inlinable @inline(__always)
     internal static func isSent(_ key: Schema.Key, at pair: UnsafePointer<Self>, responders: UInt64?) -> Bool {
         guard let responders else { return pair.pointee.messages.contains(key) }
@@ -276,47 +246,32 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         return unownedLast(at: pair)._withUnsafeGuaranteedRef { Schema.responds($0 as! Schema.Target, to: key) }
     }
 
-    /// The prefix of the pair at `pair`, where it is stored: the pair's first
-    /// stored property, so at the pair's own address (a frozen struct lays
-    /// out its stored properties in the order they are declared, the first
-    /// at offset 0; checked in debug builds, when a pair is made). No copy, no
-    /// access scope.
+    /// The prefix of the pair at `pair`, in place: a frozen struct's first stored property, so at the pair's own
+    /// address (checked in debug builds when a pair is made); the portable path asks the key path for the offset.
     @inlinable @inline(__always)
     internal static func prefix(at pair: UnsafePointer<Self>) -> UnsafePointer<Prefix> {
         guard Portability.usesLayoutFastPaths else {
-            // The portable path: the property's offset, from its key path.
             return UnsafeRawPointer(pair).advanced(by: MemoryLayout<Self>.offset(of: \Self.storedPrefix)!)
                 .assumingMemoryBound(to: Prefix.self)
         }
         return UnsafeRawPointer(pair).assumingMemoryBound(to: Prefix.self)
     }
 
-    /// The element of the pair at `pair` as an unowned reference: a plain
-    /// load, no retain. The pair's own strong reference keeps the element
-    /// alive while `pair` stays initialized, which the caller guarantees for
-    /// the duration of its call.
+    /// The element of the pair at `pair`, unowned: a plain load, no retain. The pair's strong reference keeps it
+    /// alive while `pair` stays initialized, which the caller guarantees for its call.
     @inlinable @inline(__always)
     internal static func unownedLast(at pair: UnsafePointer<Self>) -> Unmanaged<Last> {
         unowned(&UnsafeMutablePointer(mutating: pair).pointee.storedLast)
     }
 
-    /// The reference at `element`, unowned (`Unmanaged` is layout compatible
-    /// with the reference it wraps).
+    /// The reference at `element`, unowned (`Unmanaged` has the layout of the reference it wraps).
     @inlinable @inline(__always)
     internal static func unowned(_ element: UnsafePointer<Last>) -> Unmanaged<Last> {
         UnsafeRawPointer(element).load(as: Unmanaged<Last>.self)
     }
 }
 
-/// Builds a ``StaticComposition``'s elements from a list of behaviours:
-///
-/// ```swift
-/// let group = ScrollViewSchema.compose {
-///     pullToRefresh
-///     parallaxHeader
-///     analytics
-/// }
-/// ```
+/// Builds a ``StaticComposition``'s elements from a list of behaviours, one per line.
 @resultBuilder
 public enum StaticElementsBuilder<Schema: DelegateSchema> {
     @inlinable

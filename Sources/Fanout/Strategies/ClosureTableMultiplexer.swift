@@ -1,25 +1,19 @@
-/// A multiplexer that keeps, for each message, the list of the targets that
-/// respond to it, in a table indexed by message.
+/// A multiplexer that keeps, for each message, the list of the targets that respond to it, in a table indexed
+/// by the message's ordinal.
 ///
 /// ```swift
 /// let multiplexer = ClosureTableMultiplexer<ScrollViewSchema>()
 /// multiplexer.add(zoomBehavior)   // joins the lists of the messages it implements
 /// ```
 ///
-/// One list per message, indexed by the message's ordinal, of the targets
-/// that respond to it (held strongly); a dispatch calls each through the
-/// message's descriptor.
-///
-/// Dispatch indexes the table and calls only the targets that respond, so
-/// sparse responders cost nothing. A dispatch pins the message's list
-/// (`PinnedArray`), which keeps its targets alive until the dispatch ends,
-/// with no reference counted. Single-threaded.
+/// A dispatch calls only the targets that respond, each through the message's descriptor, so sparse responders
+/// cost nothing. It pins the message's list (`PinnedArray`), which keeps its targets alive until the dispatch
+/// ends, with no reference counted. Targets are held strongly. Single-threaded.
 public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
     ClosureBinding, CountedDispatchStorage
 {
-    /// One list per message ordinal; `nil` until a target responding to the message is added.
-    /// Dispatch reads a list from it, unretained, in one instantaneous read, so
-    /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+    /// One list per message ordinal, `nil` until a target responding to the message is added. Dispatch reads a list
+    /// from it, unretained, in one instantaneous read, so it needs no dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
     internal var slots = ContiguousArray<AnyClosureList?>(repeating: nil, count: Schema.Key.allCases.count)
 
@@ -31,14 +25,12 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
 
     var respondingBits: UInt64 { table.respondingBits }
 
-    /// Whether a change made during the dispatches in flight waits to be
-    /// announced (``CountedDispatchStorage``).
+    /// Whether a change made during the dispatches in flight waits to be announced (``CountedDispatchStorage``).
     internal var announcementWaits = false
 
     internal var announcement = RespondersAnnouncement()
 
-    /// Called when the set of messages some target responds to changes
-    /// (``Multiplexing/respondersDidChange``).
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -56,7 +48,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// An empty storage.
     public init() {}
 
-    /// It does not forward: a dispatch calls each target through the descriptor's body, so no closure is bound (``ClosureBinding``).
+    /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor (``ClosureBinding``).
     static var forwards: Bool { false }
 
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
@@ -85,11 +77,10 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets in the list of the
-    /// message named `key`, in registration order.
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets in the list of the message
+    /// named `key`, in registration order.
     ///
-    /// - Complexity: O(*r*), where *r* is the number of targets that respond
-    ///   to the message.
+    /// - Complexity: O(*r*), where *r* is the number of targets that respond to the message.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ClosureTableMultiplexer>, while shouldContinue: (Result) -> Bool,

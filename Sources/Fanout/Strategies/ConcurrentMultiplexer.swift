@@ -1,41 +1,31 @@
 import FanoutSupport
 
-/// A multiplexer that may be used from many threads at once: dispatch from
-/// several threads while others add and remove targets.
+/// A multiplexer that may be used from many threads at once: dispatch from several threads while others add
+/// and remove targets.
 ///
 /// ```swift
 /// let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
 /// DispatchQueue.concurrentPerform(iterations: 4) { _ in multiplexer.scrollViewDidScroll(view) }
 /// ```
 ///
-/// ``ExistentialArrayMultiplexer``'s copy-on-write array, published to readers
-/// as an immutable snapshot.
+/// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the
+/// array) with an atomic exchange. A dispatch takes no lock: it counts itself in among the readers, reads the
+/// published snapshot, calls the targets and counts itself out: one atomic increment and one decrement per
+/// message, and no reference counting. A replaced snapshot is retired, and freed only when no reader is counted,
+/// by a writer or by the last reader out.
 ///
-/// Writers change the array under a lock, then publish a snapshot of it (an
-/// object holding the array) with an atomic exchange. A dispatch takes no
-/// lock: it counts itself in among the readers, reads the published snapshot,
-/// calls the targets, and counts itself out: one atomic increment and one
-/// decrement per message, and no reference counting. A snapshot a writer
-/// replaced is retired, not freed, and freed only when no reader is counted,
-/// by the writer or by the last reader out. Why that is safe: a reader that
-/// holds a snapshot counted itself in before it read it, and so before the
-/// exchange that retired it; whoever frees retired snapshots first sees the
-/// count at zero, after the exchange, so that reader has counted itself out
-/// (every step is sequentially consistent). A reader that counts itself in
-/// later reads the newer snapshot. The targets stay alive while a snapshot
-/// that holds them does, so callbacks may add, remove and dispatch again, and
-/// each dispatch delivers to exactly the targets registered when it began.
-/// Retired snapshots wait while dispatches overlap without pause; they are
-/// freed once none is in flight, by the last reader out or, when a writer
-/// holds the lock then, by that writer once it has released it (a reader
-/// does not wait for the lock).
+/// Why that is safe: a reader that holds a snapshot counted itself in before it read it, so before the exchange
+/// that retired it; whoever frees retired snapshots first sees the count at zero, after the exchange, so that
+/// reader has counted itself out (every step is sequentially consistent). A reader that counts itself in later
+/// reads the newer snapshot. The targets stay alive while a snapshot that holds them does, so callbacks may add,
+/// remove and dispatch again, and each dispatch delivers to exactly the targets registered when it began.
+/// Retired snapshots wait while dispatches overlap without pause; once none is in flight they are freed by the
+/// last reader out or, when a writer holds the lock then, by that writer once it has released it (a reader does
+/// not wait for the lock).
 ///
-/// The storage's own state is shared under the lock or through its three
-/// atomic words (`fanout_published` in `FanoutSupport`). The targets are called from
-/// whichever thread dispatches, so they must be safe to call concurrently
-/// themselves.
-///
-/// Design, guarantees and cost of every strategy: `Documentation/Strategies.md`.
+/// The storage's own state is shared under the lock or through its three atomic words (`fanout_published` in
+/// `FanoutSupport`). The targets are called from whichever thread dispatches, so they must themselves be safe to
+/// call concurrently.
 public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling, @unchecked Sendable {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
@@ -49,9 +39,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         init(_ entries: ContiguousArray<Table.Entry>) { self.entries = entries }
     }
 
-    /// The writers' state, under the lock: the registrations, and the
-    /// snapshots replaced but not yet freed (each retained once, as objects:
-    /// code that moves them needs no metadata of the schema's).
+    /// The writers' state, under the lock: the registrations, and the replaced snapshots not yet freed (each
+    /// retained once, as objects: code that moves them needs no metadata of the schema's).
     internal struct Writers: @unchecked Sendable {
         var table = Table()
         var retired: [Unmanaged<AnyObject>] = []
@@ -61,14 +50,11 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// The writers' state; read and written only under `lock`.
     private var writers = Writers()
 
-    /// The writers' lock (`FanoutSupport`: a pthread mutex, which needs no
-    /// availability check on any platform).
+    /// The writers' lock: a pthread mutex (`FanoutSupport`), which needs no availability check.
     private let lock = fanout_lock_create()
 
-    /// The words readers and writers share (the readers' count, the
-    /// published snapshot, which that word retains once, and whether a
-    /// replaced snapshot waits), changed only atomically, by `FanoutSupport`,
-    /// at an address of their own.
+    /// The words readers and writers share, changed only atomically, by `FanoutSupport`: the readers' count, the
+    /// published snapshot (which that word retains once), and whether a replaced snapshot waits.
     @usableFromInline
     internal let published: UnsafeMutablePointer<fanout_published>
 
@@ -85,8 +71,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         fanout_lock_destroy(lock)
     }
 
-    /// Counts a reader in and returns the published snapshot, valid until
-    /// the matching ``exitReader()``.
+    /// Counts a reader in and returns the published snapshot, valid until the matching ``exitReader()``.
     @inlinable @inline(__always)
     internal func enterReader() -> Unmanaged<Snapshot> {
         Unmanaged.fromOpaque(fanout_reader_enter(published).unsafelyUnwrapped)
@@ -107,9 +92,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         return body(&writers)
     }
 
-    /// Changes the registrations with `change` and, when it says they
-    /// changed, publishes them; then frees the retired snapshots if no
-    /// dispatch is in flight, once the lock is released.
+    /// Changes the registrations with `change` and, when it says they changed, publishes them; then, once the lock
+    /// is released, frees the retired snapshots if no dispatch is in flight.
     private func write(_ change: (inout Table) -> Bool) {
         let (announce, freed) = locked { writers -> (CallableFromAnyThread<(() -> Void)?>, [Unmanaged<AnyObject>]?) in
             let before = writers.table.respondingBits
@@ -119,28 +103,22 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
             return (CallableFromAnyThread(handler), takeRetired(&writers))
         }
         if let freed { Self.release(freed) }
-        // A reader that left while this writer held the lock did not wait for it (`readersLeft`): free what it
-        // would have.
+        // A reader that left while this held the lock did not wait for it (`readersLeft`): free what it would have.
         if fanout_reclaim_pending(published) != 0 { readersLeft() }
         announce.value?()
     }
 
-    /// Publishes the registrations as a new snapshot and retires the one it
-    /// replaces; the caller holds the lock.
+    /// Publishes the registrations as a new snapshot and retires the one it replaces; the caller holds the lock.
     private func publish(_ writers: inout Writers) {
         let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
         let replaced = fanout_publish(published, snapshot)
         writers.retired.append(Unmanaged<AnyObject>.fromOpaque(replaced.unsafelyUnwrapped))
     }
 
-    /// Called when the set of messages some target responds to changes
-    /// (``Multiplexing/respondersDidChange``): on the thread whose `add`
-    /// or `remove` changed it, after the lock is released, at once (a change
-    /// made during a dispatch is not deferred: other threads' dispatches
-    /// overlap without end). Changes on several threads announce
-    /// concurrently and in no set order, so the handler must be safe to call
-    /// from any thread, and should read ``responds(to:)`` afresh rather than
-    /// assume what changed.
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``):
+    /// at once, on the thread whose `add` or `remove` changed it, after the lock is released (not deferred: other
+    /// threads' dispatches may overlap without end). Changes on several threads announce concurrently and in no
+    /// set order, so the handler must be safe to call from any thread, and should read ``responds(to:)`` afresh.
     public var respondersDidChange: (() -> Void)? {
         get { locked { CallableFromAnyThread($0.respondersDidChange) }.value }
         set {
@@ -154,10 +132,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         }
     }
 
-    /// Takes the retired snapshots out of the writers' state when no reader
-    /// is counted, for the caller to release once it has released the lock
-    /// (``release(_:)``); the caller holds the lock, so no snapshot is
-    /// retired meanwhile.
+    /// Takes the retired snapshots out when no reader is counted, for the caller to release once the lock is
+    /// released (``release(_:)``); the caller holds the lock, so no snapshot is retired meanwhile.
     private func takeRetired(_ writers: inout Writers) -> [Unmanaged<AnyObject>]? {
         guard !writers.retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return nil }
         var taken: [Unmanaged<AnyObject>] = []
@@ -165,11 +141,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         return taken
     }
 
-    /// Releases snapshots taken out of the writers' state, with the lock
-    /// released: releasing a snapshot may free targets, and a target's deinit
-    /// may call this storage (`remove(self)`, `add`, a dispatch), which takes
-    /// the lock. No reader can reach them: each was replaced, and no reader
-    /// that read it is left (``takeRetired(_:)``).
+    /// Releases snapshots taken out by ``takeRetired(_:)``, with the lock released: a target's deinit may call this
+    /// storage, which takes the lock. No reader can reach them: each was replaced, and no reader of it is left.
     private static func release(_ snapshots: [Unmanaged<AnyObject>]) {
         for snapshot in snapshots { snapshot.release() }
     }
@@ -177,20 +150,18 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// Called by the last reader out while snapshots are retired.
     @usableFromInline @inline(never)
     internal func readersLeft() {
-        // Without waiting for the lock: whoever holds it checks again once it has released it (`write`, or the
-        // reader freeing now), so the snapshots are freed all the same. A dispatcher that waits for a writer's lock
-        // sleeps in the kernel, which the contention benchmarks measure.
+        // Without waiting for the lock: whoever holds it checks again once it has released it (`write`, or the reader
+        // freeing now). A reader never sleeps on a writer's lock.
         guard fanout_lock_try(lock) != 0 else { return }
         let freed = takeRetired(&writers)
         fanout_lock_unlock(lock)
         if let freed { Self.release(freed) }
     }
 
-    /// Registers `target` strongly; registering it again does nothing.
-    /// The target's `responds(to:)` is read before the lock is taken.
+    /// Registers `target` strongly; registering it again does nothing. The target's `responds(to:)` is read
+    /// before the lock is taken.
     ///
-    /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when
-    ///   a snapshot shares the current array.
+    /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when a snapshot shares the array.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
         let target = CallableFromAnyThread(target)
@@ -221,9 +192,9 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// - Complexity: O(1) under the lock.
     public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
 
-    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that
-    /// responds to the message named `key`, in order, with no lock and no reference counting: the reader count keeps
-    /// the snapshot, and so the targets, alive.
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that responds
+    /// to the message named `key`, in order, with no lock and no reference counting: the reader count keeps the
+    /// snapshot, and so the targets, alive.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     @inlinable @inline(__always)
@@ -241,10 +212,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     }
 }
 
-/// A target handed to the concurrent storage, which calls it from whichever
-/// thread dispatches: the caller's promise, stated in the documentation of
-/// ``ConcurrentMultiplexer``, that the target is safe to call from any thread.
-/// The storage's own state needs no such promise.
+/// A value the storage may call from any thread: the caller's promise, stated in ``ConcurrentMultiplexer``'s
+/// documentation, that the target is safe to call concurrently. The storage's own state needs no such promise.
 @usableFromInline
 internal struct CallableFromAnyThread<Value>: @unchecked Sendable {
     @usableFromInline let value: Value

@@ -1,5 +1,5 @@
-/// A multiplexer that stores its targets as protocol existentials in one
-/// array and calls them in turn through the protocol's witness table.
+/// A multiplexer that stores its targets strongly, as protocol existentials in one array, and calls them in turn
+/// through the protocol's witness table.
 ///
 /// ```swift
 /// let multiplexer = ExistentialArrayMultiplexer<ScrollViewSchema>()
@@ -7,23 +7,16 @@
 /// scrollView.delegate = multiplexer
 /// ```
 ///
-/// The targets are held strongly, each with the set of messages it responds
-/// to, in one array.
-///
-/// Every dispatch visits every target and skips those whose mask lacks the
-/// message, so sparse responders still cost one mask test per target. The
-/// dispatch pins the array's buffer, which keeps every target alive until it
-/// ends.
-/// Single-threaded.
+/// Every dispatch visits every target and skips those whose set of messages lacks the message, so sparse
+/// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
+/// alive until it ends. Single-threaded.
 public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
     AnnouncingStorage
 {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
-    /// A dispatch pins it and reads it in place; every access is
-    /// instantaneous, so it needs no dynamic exclusivity check
-    /// (Documentation/WritingAStrategy.md).
+    /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
@@ -34,8 +27,7 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
 
     internal var announcement = RespondersAnnouncement()
 
-    /// Called when the set of messages some target responds to changes
-    /// (``Multiplexing/respondersDidChange``).
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }

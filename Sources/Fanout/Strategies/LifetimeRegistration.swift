@@ -1,12 +1,15 @@
-/// An object that owns registrations in ``LifetimeBoundMultiplexer``s through
-/// its ``RegistrationBag``: when it is deallocated the bag goes with it and
-/// every registration in the bag ends, the Swift counterpart of binding a
+// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the token, the entry.
+
+import FanoutSupport
+
+/// An object that owns registrations in ``LifetimeBoundMultiplexer``s through its ``RegistrationBag``: when it is
+/// deallocated the bag goes with it and every registration in the bag ends, the Swift counterpart of binding a
 /// helper to an Objective-C object with an associated object.
 ///
-/// A holder added with ``LifetimeBoundMultiplexer/add(_:)`` is bound to its
-/// own lifetime; a behaviour added with
-/// ``LifetimeBoundMultiplexer/add(_:boundTo:)`` is bound to the lifetime of
-/// its owner, the holder.
+/// A holder added with ``LifetimeBoundMultiplexer/add(_:)`` is bound to its own lifetime: not kept alive by the
+/// multiplexer, but retained while one of its callbacks runs, so that the callback may make its owner let go of
+/// it (a behaviour that dismisses its screen). A behaviour added with
+/// ``LifetimeBoundMultiplexer/add(_:boundTo:)`` is bound to the lifetime of its owner, the holder.
 ///
 /// ```swift
 /// final class ParallaxHeader: ScrollViewDelegate, RegistrationHolder {
@@ -14,20 +17,12 @@
 ///     func scrollViewDidScroll(_ scrollView: ScrollView) { … }
 /// }
 /// ```
-///
-/// A holder bound to its own lifetime is not kept alive by the multiplexer,
-/// but it is retained while one of its callbacks runs, so its callback may
-/// make its owner let go of it (a behaviour that dismisses its screen).
-///
-/// The three ways to register with `lifetimeBound` and what each costs:
-/// `Documentation/Strategies.md`, *lifetimeBound*.
 public protocol RegistrationHolder: AnyObject {
     /// The registrations that end when this object is deallocated.
     var registrations: RegistrationBag { get }
 }
 
-/// Registrations that end when the bag is deallocated, normally together with
-/// the ``RegistrationHolder`` that owns it.
+/// Registrations that end when the bag is deallocated, normally with the ``RegistrationHolder`` that owns it.
 public final class RegistrationBag {
     private var tokens: [RegistrationToken] = []
 
@@ -55,4 +50,106 @@ final class RegistrationToken {
     }
 
     deinit { end() }
+}
+
+/// One entry of a ``LifetimeBoundMultiplexer``'s table: the registration and, if bound to an owner, the target.
+@frozen @usableFromInline
+internal struct LifetimeSlot<Schema: DelegateSchema> {
+    @usableFromInline let registration: LifetimeRegistration<Schema>
+    /// The target of a registration bound to an owner (`.strong`), owned by the entry so that a dispatch calls it
+    /// from the pinned buffer; `nil` for the others, whose targets the table must not keep alive.
+    @usableFromInline let owned: Schema.Target?
+    /// The registration's ``LifetimeRegistration/stored``, copied so that a dispatch reaches the other targets
+    /// without going through the registration first.
+    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
+    /// The registration's ``LifetimeRegistration/hold``, copied here for the same reason.
+    @usableFromInline let hold: LifetimeRegistration<Schema>.Hold
+
+    init(_ registration: LifetimeRegistration<Schema>, target: Schema.Target) {
+        self.registration = registration
+        hold = registration.hold
+        owned = hold == .strong ? target : nil
+        stored = registration.stored
+    }
+
+    /// Whether this is a weak registration whose target has been deallocated.
+    var isDeadWeakReference: Bool { registration.isDeadWeakReference }
+}
+
+/// One registration of a ``LifetimeBoundMultiplexer``.
+@usableFromInline
+internal final class LifetimeRegistration<Schema: DelegateSchema> {
+    /// How the registration holds its target.
+    @usableFromInline
+    internal enum Hold {
+        /// Owned until the owner's bag ends the registration (``LifetimeBoundMultiplexer/add(_:boundTo:)``).
+        case strong
+        /// Stored without a reference count; called as is (``LifetimeBoundMultiplexer/unsafeAddUnretained(_:)``).
+        case unretained
+        /// Stored without a reference count; retained for each call (``LifetimeBoundMultiplexer/add(_:)``
+        /// with a ``RegistrationHolder``).
+        case retainedPerCall
+        /// A weak reference, loaded for each call.
+        case weak
+    }
+
+    @usableFromInline let hold: Hold
+    /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
+    /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
+    @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
+    /// The target as an object, uncounted, for every hold but `strong`: a dispatch retains and releases a
+    /// `retainedPerCall` target through it, and releases through it a `weak` load's +1.
+    @usableFromInline let object: Unmanaged<AnyObject>?
+    /// The target's object, for `weak`. Written once, by `init`, then read in place: no exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
+    /// Read on every delivery; written only by the same thread when the target dies: no exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
+    /// Owned by the bag, so that the bag's death ends the registration.
+    weak var token: RegistrationToken?
+    weak var bag: RegistrationBag?
+
+    #if DEBUG
+        /// Calls to an `unretained` target on the stack, counted up and back down by nested dispatches, so that a
+        /// deallocation inside any of them is caught.
+        @exclusivity(unchecked) @usableFromInline var callsInFlight = 0
+    #endif
+
+    /// Whether this is a weak registration whose target has been deallocated (others end when their bag goes).
+    var isDeadWeakReference: Bool { hold == .weak && weakObject == nil }
+
+    /// Whether a holder bound to its own lifetime is inside its deinit (its bag ends the registration after it).
+    @inlinable
+    var isDeallocating: Bool {
+        hold == .retainedPerCall && swift_isDeallocating(object.unsafelyUnwrapped.toOpaque())
+    }
+
+    /// Whether the target is gone or going: a dead weak reference, or a holder inside its deinit.
+    var isGone: Bool { isDeadWeakReference || isDeallocating }
+
+    init(_ target: Schema.Target, hold: Hold) {
+        self.hold = hold
+        if hold == .strong {
+            stored = .allocate(capacity: 1)
+            stored.initialize(to: target)
+            object = nil
+        } else {
+            let (stored, object) = uncountedCopy(of: target)
+            self.stored = stored
+            self.object = object
+            if hold == .weak { weakObject = object.takeUnretainedValue() }
+        }
+    }
+
+    /// Stops delivery to this registration: its bag is being deallocated.
+    func deactivate() {
+        isActive = false
+    }
+
+    deinit {
+        // No list or dispatch holds the registration any more: its token is no longer needed.
+        if let token { bag?.remove(token) }
+        // An owned target is released; a reference that was given back is not.
+        if hold == .strong { stored.deinitialize(count: 1) }
+        stored.deallocate()
+    }
 }

@@ -1,6 +1,5 @@
-/// A multiplexer that keys its handlers by selector, the Swift analog of
-/// Objective-C method lookup, and forwards messages named at run time like an
-/// `NSInvocation`, with boxed arguments.
+/// A multiplexer that keys its handlers by selector, the Swift analog of Objective-C method lookup, and forwards
+/// messages named at run time like an `NSInvocation`, with boxed arguments.
 ///
 /// ```swift
 /// let multiplexer = SelectorDictionaryMultiplexer<ScrollViewSchema>()
@@ -8,46 +7,34 @@
 /// let answers = try multiplexer.forward("scrollViewShouldScrollToTop:", arguments: [scrollView])
 /// ```
 ///
-/// Every dispatch looks the message's selector up in a dictionary to find the
-/// handlers bound for it, then calls them in turn. Targets are held strongly,
-/// by their handlers.
-///
-/// The handlers for one selector are a typed list of its responders, as
-/// ``ClosureTableMultiplexer`` keeps them per message, each with a closure bound to
-/// it for `forward`; a typed dispatch calls the targets through the
-/// descriptor and boxes nothing: its cost over a closure table is one
-/// dictionary lookup per message. Selectors are
-/// registered once, as the Objective-C runtime registers them, so no lookup
-/// hashes a selector's characters. ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` alone
-/// unpacks `Any` arguments and boxes the answers. Single-threaded.
+/// Every dispatch looks the message's selector up in a dictionary to find its handlers: a typed list of its
+/// responders, as ``ClosureTableMultiplexer`` keeps per message, each with a closure bound to it for `forward`.
+/// A typed dispatch calls the targets through the descriptor and boxes nothing: its cost over a closure table
+/// is one dictionary lookup per message, with no selector's characters hashed (selectors are registered once,
+/// as the Objective-C runtime registers them). Only ``SelectorDictionaryMultiplexer/forward(_:arguments:)``
+/// unpacks `Any` arguments and boxes the answers. Targets are held strongly, by their handlers. Single-threaded.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
     ClosureBinding, CountedDispatchStorage
 {
-    /// Dispatch reads a list from it, unretained, in one instantaneous read, so
-    /// it needs no dynamic exclusivity check (Documentation/WritingAStrategy.md).
+    /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
     internal var handlers: [MessageSelector: AnyClosureList] = [:]
 
-    /// Every message's selector, registered once and indexed by ordinal: the
-    /// stand-in for the selector references the Objective-C compiler emits,
-    /// so that no dispatch hashes a selector's characters.
+    /// Every message's selector, registered once, by ordinal: the stand-in for the selector references the
+    /// Objective-C compiler emits, so that no dispatch hashes a selector's characters.
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
-    /// The selectors' ordinals and the messages' forwarders, shared by every
-    /// storage of the schema. Unretained, so that reading it retains nothing:
+    /// The selectors' ordinals and the messages' forwarders, shared by every storage of the schema; unretained, as
     /// a table is never freed.
     internal let forwarding = Unmanaged.passUnretained(ForwardingTable<Schema>.shared)
 
-    /// Each message's handler list, by ordinal, for `forward`, which has found
-    /// the ordinal already (one hash of the name): a second lookup by
-    /// selector would find the same list in about 80 more instructions.
-    /// Unretained: `handlers` owns the lists (see `forward`).
+    /// Each message's handler list by ordinal, for `forward`, which has found the ordinal already: a second lookup
+    /// by selector would hash again. Unretained: `handlers` owns the lists (see `forward`).
     @exclusivity(unchecked)
     internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyClosureList>?>
 
-    /// The answers array `forward` returned last, kept so that the next call
-    /// can reuse its storage once the caller has let go of it.
+    /// The answers array `forward` returned last, whose storage the next call reuses once the caller lets go of it.
     @exclusivity(unchecked)
     internal var answersBuffer: [Any?] = []
 
@@ -59,14 +46,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     var respondingBits: UInt64 { table.respondingBits }
 
-    /// Whether a change made during the dispatches in flight waits to be
-    /// announced (``CountedDispatchStorage``).
+    /// Whether a change made during the dispatches in flight waits to be announced (``CountedDispatchStorage``).
     internal var announcementWaits = false
 
     internal var announcement = RespondersAnnouncement()
 
-    /// Called when the set of messages some target responds to changes
-    /// (``Multiplexing/respondersDidChange``).
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -113,11 +98,10 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// Whether any registered target responds to the message named `selector`;
-    /// `false` for a selector the protocol does not have.
+    /// Whether any registered target responds to the message named `selector`; `false` for a selector the
+    /// protocol does not have.
     ///
-    /// - Complexity: O(*s*) for a selector of *s* characters, whatever the
-    ///   number of messages (one hash and one probe).
+    /// - Complexity: O(*s*) for a selector of *s* characters (one hash and one probe).
     public func responds(toSelector selector: String) -> Bool {
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             return false
@@ -125,21 +109,17 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
     }
 
-    /// This strategy's delivery (``_TargetCalling``): looks up the handlers of the message named `key` by its
-    /// selector and calls their targets with `invoke`, in registration order.
+    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets of the message named `key`,
+    /// found by its selector, in registration order.
     ///
-    /// - Complexity: O(*r*), where *r* is the number of targets that respond
-    ///   to the message (the lookup is one probe on average).
+    /// - Complexity: O(*r*) for *r* targets that respond, plus one dictionary probe on average.
     @inlinable @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 
-    /// The handlers of the message named `key`, found by its registered selector.
-    ///
-    /// - Complexity: O(1) on average: one dictionary probe, no hashing of the
-    ///   selector's characters.
+    /// The handlers of the message named `key`: one dictionary probe on average, hashing no characters.
     @inlinable
     @inline(__always)
     internal func handlers(for key: Schema.Key) -> AnyClosureList? {
@@ -152,22 +132,17 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         handlers(for: key).map(Unmanaged.passUnretained)
     }
 
-    /// Forwards a message named at run time to every target that responds to
-    /// it, in registration order, and returns their answers (`()` for a
-    /// message without an answer).
-    ///
-    /// Unlike the typed messages, every responding target receives the message:
-    /// answers are not combined.
+    /// Forwards a message named at run time to every target that responds to it, in registration order, and
+    /// returns their answers (`()` for a message without an answer); answers are not combined.
     ///
     /// - Parameters:
     ///   - selector: The Objective-C selector, such as `"scrollViewDidScroll:"`.
     ///   - arguments: The message's arguments, in order.
     /// - Returns: One answer per responding target; empty when none responds.
-    /// - Throws: ``ForwardingError`` naming the selector and what was expected,
-    ///   when the protocol has no such message or the arguments do not match.
-    /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a*
-    ///   arguments and *r* responding targets: the selector is hashed once and
-    ///   found in one probe, whatever the number of messages.
+    /// - Throws: ``ForwardingError`` naming the selector and what was expected, when the protocol has no such
+    ///   message or the arguments do not match.
+    /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a* arguments and *r* responding
+    ///   targets: one hash and one probe, whatever the number of messages.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
@@ -177,20 +152,14 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }
-        // The last answers array, reused: once its caller has let go of it,
-        // the new answers are written over the old ones in place, with no
-        // allocation. Taken out for the call,
-        // so that a nested `forward` makes its own.
+        // The last answers array, taken out for the call so that a nested `forward` makes its own; once its caller
+        // has let go of it, the new answers are written over the old ones in place, with no allocation.
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
-        // Neither the forwarder nor the handlers are retained for the call:
-        // a forwarder's table is never freed, the caller keeps this storage
-        // alive until `forward` returns, and a handler list, once made, stays
-        // in `handlers` for the storage's lifetime (`unbind` empties a list,
-        // never drops it). A callback that removes every
-        // target and lets go of the multiplexer frees neither
-        // (SelectorForwardingTests, run under ASan in `.ci/run`). Retaining
-        // them cost two retains and two releases per message.
+        // Neither the forwarder nor the handlers are retained for the call: a forwarder's table is never freed, the
+        // caller keeps this storage alive until `forward` returns, and a handler list stays in `handlers` for the
+        // storage's lifetime (`unbind` empties a list, never drops it). So a callback that removes every target and
+        // lets go of the multiplexer frees neither (SelectorForwardingTests, under ASan in `.ci/run`).
         let failure = forwarding._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
             $0.forward(arguments, to: handlersByOrdinal[ordinal], into: &answers)
         }

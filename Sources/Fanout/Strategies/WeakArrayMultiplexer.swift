@@ -1,30 +1,23 @@
-/// A multiplexer that holds its targets weakly: the multicast delegate most
-/// libraries ship. A deallocated target receives nothing and is pruned.
+/// A multiplexer that holds its targets weakly: the multicast delegate most libraries ship. A deallocated target
+/// receives nothing and is pruned.
 ///
 /// ```swift
 /// let multiplexer = WeakArrayMultiplexer<ScrollViewSchema>()
 /// multiplexer.add(behavior)     // not retained: keep `behavior` alive yourself
 /// ```
 ///
-/// One array of weak references, each with the set of messages its target
-/// responds to.
-///
-/// Every delivery loads a weak reference (the runtime's `swift_weakLoadStrong`,
-/// which takes a lock-free but atomic path and returns a +1 reference that
-/// keeps the target alive through its call), so a dispatch costs a weak load
-/// and a release per target on top of the call. A dispatch pins the table's
-/// buffer (`PinnedArray`), so it counts no reference of its own. `count` first drops
-/// deallocated targets and `responds(to:)` looks for a live responder, so both
-/// are exact for live targets. Single-threaded.
+/// One array of weak references, each with the messages its target responds to. Every delivery loads a weak
+/// reference, whose +1 keeps the target alive through its call: a weak load and a release per target on top of
+/// the call. A dispatch pins the table's buffer (`PinnedArray`), so it counts no reference of its own. `count`
+/// first drops deallocated targets and `responds(to:)` looks for a live responder, so both are exact for live
+/// targets. Single-threaded.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
     AnnouncingStorage
 {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
 
-    /// A dispatch pins it and reads it in place; every other access is
-    /// instantaneous, so it needs no dynamic exclusivity check
-    /// (Documentation/WritingAStrategy.md).
+    /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
@@ -35,8 +28,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
 
     internal var announcement = RespondersAnnouncement()
 
-    /// Called when the set of messages some target responds to changes
-    /// (``Multiplexing/respondersDidChange``).
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)? {
         get { announcement.handler }
         set { announcement.handler = newValue }
@@ -54,12 +46,10 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     /// An empty storage.
     public init() {}
 
-    /// Registers `target` weakly; registering a live registered target again
-    /// does nothing.
+    /// Registers `target` weakly; registering a live registered target again does nothing.
     ///
-    /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is
-    ///   already registered, to tell a live duplicate from a dead target whose
-    ///   memory a new object reuses.
+    /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is already registered, to tell a live
+    ///   duplicate from a dead target whose memory a new object reuses.
     public func add(_ target: Schema.Target) {
         announcingChanges { addNow(target) }
     }
@@ -67,7 +57,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     private func addNow(_ target: Schema.Target) {
         confinement.run(self) {
             let id = Schema.identity(of: target)
-            // A new target, the common case, costs a lookup, not a mutating access (+1 release per add, measured).
+            // A lookup first, so that a new target, the common case, costs no mutating access.
             if table.contains(id) { table.remove(id, if: { $0.isDead }) }
             guard
                 let (id, messages) = Table.newMember(
@@ -98,8 +88,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
 
     /// Whether any live registered target responds to `key`.
     ///
-    /// - Complexity: O(1) when none responds; otherwise one weak load per dead
-    ///   responder before the first live one.
+    /// - Complexity: O(1) when none responds; otherwise one weak load per dead responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
         confinement.run(self) {
             table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead }
@@ -107,8 +96,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     }
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
-    /// responds to the message named `key`, in order; deallocated targets are skipped. Each weak load returns a strong
-    /// reference that keeps its target alive through its call.
+    /// responds to `key`, in order, skipping deallocated ones; each weak load's +1 keeps its target alive.
     ///
     /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
     @inlinable @inline(__always)

@@ -1,0 +1,24 @@
+/// How `forward` boxes the answers of one message into `Any?`.
+@usableFromInline
+internal protocol AnswerBoxing {
+    associatedtype Answer
+    /// The type of the value a non-`nil` boxed answer holds.
+    associatedtype Boxed
+    static func box(_ answer: Answer) -> Any?
+}
+
+/// Answers boxed as they are.
+@usableFromInline
+internal enum AnswerAsIs<Answer>: AnswerBoxing {
+    @usableFromInline typealias Boxed = Answer
+    @inlinable @inline(__always)
+    static func box(_ answer: Answer) -> Any? { answer }
+}
+
+/// Optional answers unwrapped, so that a `nil` answer reads as `nil`.
+@usableFromInline
+internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
+    @usableFromInline typealias Boxed = Wrapped
+    @inlinable @inline(__always)
+    static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
+}
