@@ -108,12 +108,16 @@ def measure(binary, output, arguments):
         fail(f"{binary} failed: {' '.join(command)}")
 
 
+CPUS = set()
+
+
 def ratios(path, arguments):
     """{(strategy, width, message): ns per message ÷ the C floor's} of one run, every target responding."""
     try:
         _, rows = results_csv.read(path)
     except results_csv.Malformed as error:
         fail(str(error))
+    CPUS.update(row["cpu"] for row in rows)
     times = {(row["strategy"], int(row["width"]), row["message"]): float(row["ns_per_op_median"])
              for row in rows if row["benchmark"] == "dispatch" and row["width"] == row["responders"]}
     return {(strategy, width, message): time / times[(FLOOR, width, message)]
@@ -146,7 +150,7 @@ def main(argv):
 
     print(f"median over {arguments.runs} interleaved runs of (ns per message ÷ the C floor's, same run), "
           f"median over {', '.join(arguments.messages)}")
-    print(f"BASE {builds[0][1]}, HEAD {builds[1][1]}")
+    print(f"BASE {builds[0][1]}, HEAD {builds[1][1]}; CPU: {', '.join(sorted(CPUS))}")
     print(f"{'strategy':24} {'width':>5} {'BASE':>6} {'HEAD':>6} {'HEAD/BASE':>9}   per run (BASE | HEAD)")
     for strategy in arguments.strategies:
         for width in arguments.widths:
