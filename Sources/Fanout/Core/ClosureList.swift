@@ -22,7 +22,7 @@ internal class AnyClosureList {
 /// A list, once made, stays in its storage's table for the storage's lifetime (removing a target removes its
 /// entry, never the list), so a dispatch may read it unretained while its storage's caller holds the storage.
 @usableFromInline
-internal class ClosureListBase<Target>: AnyClosureList {
+internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     /// A dispatch pins it and reads it in place; a change, and every other read, is instantaneous, so it needs no
     /// dynamic exclusivity check.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
@@ -59,6 +59,13 @@ internal class ClosureListBase<Target>: AnyClosureList {
 
     override final func flagDispatches() { responders.entries.flagDispatches() }
 
+    /// The responders, which a dispatch pins.
+    @inlinable
+    final var pinned: PinnedArray<IdentifiedList<Handler>.Entry> {
+        get { responders.entries }
+        _modify { yield &responders.entries }
+    }
+
     /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
     /// answers. No reference is counted: the list's buffer is pinned (``PinnedArray``), so its handlers and their
     /// targets stay alive until the dispatch ends, whatever the calls change; the list lives as long as its
@@ -75,13 +82,7 @@ internal class ClosureListBase<Target>: AnyClosureList {
     ) -> Bool {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
         let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
-        // Pinned step by step, each step taking only the list, so that no address inside it is kept across the calls.
-        if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isIdle }) {
-            list._withUnsafeGuaranteedRef { $0.responders.entries.pinFirst() }
-        } else {
-            pinAgain(list)
-        }
-        let handlers = list._withUnsafeGuaranteedRef { $0.responders.entries.pinnedElements }
+        let handlers = list.beginDispatch()
         // A count read once: a `for … in` that can stop early re-reads it on every turn.
         let count = handlers.count
         var index = 0
@@ -89,30 +90,8 @@ internal class ClosureListBase<Target>: AnyClosureList {
             guard shouldContinue(invoke(handlers[index].value.target)) else { break }
             index &+= 1
         }
-        if _fastPath(list._withUnsafeGuaranteedRef { $0.responders.entries.isPinnedOnce }) {
-            list._withUnsafeGuaranteedRef { $0.responders.entries.unpin() }
-            return false
-        }
-        return endDispatchAfterChange(list)
-    }
-
-    /// Pins the list's buffer while another dispatch is in flight, or a buffer retired.
-    @inlinable @inline(never)
-    static func pinAgain(_ list: Unmanaged<ClosureListBase>) {
-        list._withUnsafeGuaranteedRef { $0.responders.entries.pinAgain() }
-    }
-
-    /// Ends the dispatch begun last when not alone or after a change (``PinnedArray/endDispatchAfterChange()``).
-    @inlinable @inline(never)
-    static func endDispatchAfterChange(_ list: Unmanaged<ClosureListBase>) -> Bool {
-        switch list._withUnsafeGuaranteedRef({ $0.responders.entries.endDispatchAfterChange() }) {
-        case .ended(let wasLast):
-            return wasLast
-        case .released(let buffer):
-            // Dropped with no access to the list open: the targets' deinits may use the storage.
-            _ = consume buffer
-        }
-        return list._withUnsafeGuaranteedRef { $0.responders.entries.endRelease() }
+        if list.endDispatchUnchanged() { return false }
+        return list.endDispatchAfterChange()
     }
 }
 
@@ -182,16 +161,8 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     ) {
         // Pinned, as for a dispatch: the callbacks may change the list.
         let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
-        let pinned = list?._withUnsafeGuaranteedRef { $0.responders.entries.beginDispatch() }
-        defer {
-            if let list {
-                if list._withUnsafeGuaranteedRef({ $0.responders.entries.isPinnedOnce }) {
-                    list._withUnsafeGuaranteedRef { $0.responders.entries.unpin() }
-                } else {
-                    _ = endDispatchAfterChange(Unmanaged<ClosureListBase<Target>>.fromOpaque(list.toOpaque()))
-                }
-            }
-        }
+        let pinned = list.map { $0.beginDispatch() }
+        defer { if let list, !list.endDispatchUnchanged() { _ = list.endDispatchAfterChange() } }
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0

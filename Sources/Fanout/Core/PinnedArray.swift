@@ -197,6 +197,63 @@ internal struct PinnedArray<Element> {
     }
 }
 
+/// An object whose dispatches iterate a ``PinnedArray`` in place: a table strategy (its registrations) or a closure
+/// list (its responders).
+@usableFromInline
+internal protocol PinnedArrayOwner: AnyObject {
+    associatedtype PinnedElement
+    var pinned: PinnedArray<PinnedElement> { get set }
+}
+
+/// The one pin operation, on the owner, which the caller holds: a dispatch begins by pinning its owner's array and
+/// ends by unpinning it, or by freeing what a change retired meanwhile, outside any access to the array
+/// (``PinnedArray/endDispatchAfterChange()``).
+///
+/// Each step borrows the owner for one access: no address inside it is kept across the targets' calls. The common
+/// dispatch, the only one in flight with nothing changed during it, takes the inline steps; a nested dispatch and an
+/// end after a change go out of line.
+extension Unmanaged where Instance: PinnedArrayOwner {
+    /// Pins the owner's array and returns its buffer, valid until the matching end.
+    @inlinable @inline(__always)
+    internal func beginDispatch() -> UnsafeBufferPointer<Instance.PinnedElement> {
+        if _fastPath(_withUnsafeGuaranteedRef { $0.pinned.isIdle }) {
+            _withUnsafeGuaranteedRef { $0.pinned.pinFirst() }
+        } else {
+            pinAgain()
+        }
+        return _withUnsafeGuaranteedRef { $0.pinned.pinnedElements }
+    }
+
+    /// Ends the dispatch begun last when it is the only one in flight and nothing changed: then unpins and answers
+    /// `true`; otherwise answers `false`, and the caller ends it with ``endDispatchAfterChange()``.
+    @inlinable @inline(__always)
+    internal func endDispatchUnchanged() -> Bool {
+        guard _fastPath(_withUnsafeGuaranteedRef { $0.pinned.isPinnedOnce }) else { return false }
+        _withUnsafeGuaranteedRef { $0.pinned.unpin() }
+        return true
+    }
+
+    @inlinable @inline(never)
+    internal func pinAgain() {
+        _withUnsafeGuaranteedRef { $0.pinned.pinAgain() }
+    }
+
+    /// Ends the dispatch begun last when ``endDispatchUnchanged()`` did not; a buffer no dispatch reads any more is
+    /// dropped with no access to the array open, since the targets' deinits may use the owner's multiplexer.
+    ///
+    /// - Returns: `true` when it ended the last dispatch in flight after a change, or flagged.
+    @inlinable @inline(never)
+    internal func endDispatchAfterChange() -> Bool {
+        switch _withUnsafeGuaranteedRef({ $0.pinned.endDispatchAfterChange() }) {
+        case .ended(let wasLast):
+            return wasLast
+        case .released(let buffer):
+            _ = consume buffer
+        }
+        return _withUnsafeGuaranteedRef { $0.pinned.endRelease() }
+    }
+}
+
 /// How a dispatch over a ``PinnedArray`` ended.
 @frozen @usableFromInline
 internal enum DispatchEnd<Element> {

@@ -117,43 +117,13 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Whether a dispatch over these registrations is in flight.
     internal var isDispatching: Bool { registrations.isDispatching }
 
-    // The steps of a dispatch, one by one (see `PinnedArray.beginDispatch()`): a storage reaches its table through
-    // a protocol, where a mutating call that returns a value is not inlined. The buffer, and every target in it,
-    // stays valid until the dispatch ends (see `PinnedArray`) while the storage lives, which its caller holds.
-
-    /// Whether no dispatch is in flight: the next begins with ``pinFirst()``, otherwise with ``pinAgain()``.
+    /// The registrations' array, for a dispatch to pin: a change goes through the table's methods, which
+    /// keep the identities and counts in step.
     @inlinable
-    internal var isIdle: Bool { registrations.isIdle }
-
-    /// Starts a dispatch when ``isIdle`` (see ``PinnedArray/pinFirst()``).
-    @inlinable @inline(__always)
-    internal mutating func pinFirst() { registrations.pinFirst() }
-
-    /// Starts a dispatch when not ``isIdle`` (see ``PinnedArray/pinAgain()``).
-    @inlinable @inline(__always)
-    internal mutating func pinAgain() { registrations.pinAgain() }
-
-    /// The registrations' buffer, which the dispatch in flight pinned.
-    @inlinable
-    internal var pinnedEntries: UnsafeBufferPointer<Entry> { registrations.pinnedElements }
-
-    /// Whether the dispatch that ends is the only one in flight, with nothing changed since it began.
-    @inlinable
-    internal var isPinnedOnce: Bool { registrations.isPinnedOnce }
-
-    /// Ends the dispatch in flight when ``isPinnedOnce``.
-    @inlinable @inline(__always)
-    internal mutating func unpin() { registrations.unpin() }
-
-    /// Ends the dispatch begun last when not ``isPinnedOnce`` (see ``PinnedArray/endDispatchAfterChange()``).
-    @inlinable @inline(__always)
-    internal mutating func endDispatchAfterChange() -> DispatchEnd<Entry> {
-        registrations.endDispatchAfterChange()
+    internal var pinned: PinnedArray<Entry> {
+        get { registrations }
+        _modify { yield &registrations }
     }
-
-    /// Finishes the end of a dispatch that handed over a buffer, once it is dropped (``PinnedArray/endRelease()``).
-    @inlinable @inline(__always)
-    internal mutating func endRelease() -> Bool { registrations.endRelease() }
 
     /// Stops the dispatches in flight from calling a registration that just ended (its owner went) and was removed:
     /// clears the messages of the entries `isEnded` names in the retired buffers, which every dispatch in flight

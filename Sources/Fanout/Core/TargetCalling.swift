@@ -62,12 +62,22 @@ extension Unmanaged where Instance: ConfinedStorage {
 
 /// A single-threaded storage whose targets are in a ``RegistrationTable`` that a dispatch iterates in place.
 @usableFromInline
-internal protocol PinnedTableStorage: ConfinedStorage, Multiplexing {
+internal protocol PinnedTableStorage: ConfinedStorage, Multiplexing, PinnedArrayOwner
+where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     associatedtype Registration
     var table: RegistrationTable<Schema, Registration> { get set }
 
     /// Announces the change made during the dispatches that just ended.
     func dispatchesEnded()
+}
+
+extension PinnedTableStorage {
+    /// The table's registrations, which a dispatch pins.
+    @inlinable
+    var pinned: PinnedArray<PinnedElement> {
+        get { table.pinned }
+        _modify { yield &table.pinned }
+    }
 }
 
 extension AnnouncingStorage where Self: PinnedTableStorage {
@@ -91,39 +101,19 @@ internal enum PinnedDispatch<Storage: PinnedTableStorage> {
     @inlinable @inline(__always)
     static func run(_ storage: Unmanaged<Storage>, _ deliver: (Entries) -> Void) {
         let call = storage.beginCall()
-        if _fastPath(storage._withUnsafeGuaranteedRef { $0.table.isIdle }) {
-            storage._withUnsafeGuaranteedRef { $0.table.pinFirst() }
-        } else {
-            pinAgain(storage)
-        }
-        deliver(storage._withUnsafeGuaranteedRef { $0.table.pinnedEntries })
-        if _fastPath(storage._withUnsafeGuaranteedRef { $0.table.isPinnedOnce }) {
-            storage._withUnsafeGuaranteedRef { $0.table.unpin() }
+        deliver(storage.beginDispatch())
+        if storage.endDispatchUnchanged() {
             call.end()
         } else {
             endAfterChange(storage, call)
         }
     }
 
-    /// Begins a dispatch while another is in flight, or a buffer retired.
-    @inlinable @inline(never)
-    static func pinAgain(_ storage: Unmanaged<Storage>) {
-        storage._withUnsafeGuaranteedRef { $0.table.pinAgain() }
-    }
-
-    /// Ends the dispatch begun last when another is in flight or the registrations changed during it (see
-    /// ``PinnedArray/endDispatchAfterChange()``), and the call; the last dispatch in flight announces the change.
+    /// Ends the dispatch begun last when another is in flight or the registrations changed during it, and the call;
+    /// the last dispatch in flight announces the change.
     @inlinable @inline(never)
     static func endAfterChange(_ storage: Unmanaged<Storage>, _ call: ThreadConfinement) {
-        let wasLastAfterChange: Bool
-        switch storage._withUnsafeGuaranteedRef({ $0.table.endDispatchAfterChange() }) {
-        case .ended(let wasLast):
-            wasLastAfterChange = wasLast
-        case .released(let buffer):
-            // Dropped with no access to the table open: the targets' deinits may use the storage.
-            _ = consume buffer
-            wasLastAfterChange = storage._withUnsafeGuaranteedRef { $0.table.endRelease() }
-        }
+        let wasLastAfterChange = storage.endDispatchAfterChange()
         call.end()
         if wasLastAfterChange { storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
