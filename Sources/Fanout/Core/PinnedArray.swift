@@ -1,8 +1,8 @@
 /// An array that dispatches iterate in place, counting no reference: the registrations of
 /// ``RegistrationTable`` and the responders of a ``ClosureList``.
 ///
-/// A dispatch pins the buffer (``beginDispatch()``) and reads it through a pointer until it ends
-/// (``endDispatch()``). A change meanwhile (``modify(_:)``) first retires the pinned buffer, with its count of
+/// A dispatch pins the buffer and reads it through a pointer until it ends (the one pin operation, on the array's
+/// ``PinnedArrayOwner``: `beginDispatch()` and its ends, below). A change meanwhile (``modify(_:)``) first retires the pinned buffer, with its count of
 /// pins, so that the change copies the buffer instead of writing where dispatches read; a retired buffer is freed
 /// only when the last dispatch that pinned it ends. So every element of a pinned buffer, and what it holds, stays
 /// alive until the dispatch ends, whatever its callbacks change, and each dispatch sees the elements as they were
@@ -70,25 +70,6 @@ internal struct PinnedArray<Element> {
             state = state & Self.flagged | 1
         }
         return change(&elements)
-    }
-
-    /// Starts a dispatch: pins the buffer of `elements` and returns it, valid until the matching ``endDispatch()``
-    /// provided the value that holds this array lives until then (the caller holds it). A storage that reaches its
-    /// table through a protocol takes the steps one by one (``isIdle``, ``pinFirst()`` or ``pinAgain()``,
-    /// ``pinnedElements``).
-    @inlinable @inline(__always)
-    internal mutating func beginDispatch() -> UnsafeBufferPointer<Element> {
-        if _fastPath(isIdle) { pinFirst() } else { pinAgain() }
-        return pinnedElements
-    }
-
-    /// Ends the dispatch begun last and returns how it ended. A storage that reaches its table through a protocol
-    /// takes the steps one by one (``isPinnedOnce``, then ``unpin()`` or ``endDispatchAfterChange()``).
-    @inlinable @inline(__always)
-    internal mutating func endDispatch() -> DispatchEnd<Element> {
-        guard _fastPath(isPinnedOnce) else { return endDispatchAfterChange() }
-        unpin()
-        return .ended(wasLast: false)
     }
 
     /// Whether no dispatch is in flight, so that the one that begins now begins with ``pinFirst()``.
