@@ -198,17 +198,94 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     }
 }
 
-/// A storage whose messages' responders are in ``ClosureListBase`` lists: their one delivery, which differs only
-/// in where a message's list is found.
+/// A single-threaded multiplexer whose messages' responders are in ``ClosureListBase`` lists (`closureTable`,
+/// `selectorDictionary`): at `add`, the target joins the list of each message it responds to (with a bound
+/// closure, in a multiplexer that forwards); at `remove`, it leaves them. Only where a message's list lives
+/// differs, which ``list(for:)`` and ``withSlot(for:_:)`` give.
+///
+/// A dispatch pins only its message's list, so the multiplexer counts nothing per message: a dispatch is in
+/// flight when some list is pinned, which a change asks (O(*k*) in the lists), and a change deferred during
+/// dispatches flags the lists in flight (``PinnedArray/flagDispatches()``).
 @usableFromInline
-internal protocol ClosureListStorage: ConfinedStorage {
-    associatedtype Schema: DelegateSchema
+internal protocol ClosureListStorage: SingleThreaded {
+    /// The registered targets and the messages each responds to.
+    var table: RegistrationTable<Schema, Void> { get set }
 
     /// The list of the message named `key`, if one was made.
     func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
 
-    /// A list's last dispatch ended flagged, or after a change: announces a deferred change if no list is in flight.
-    func listDispatchesEnded()
+    /// Gives `body` the storage of the list for `key`.
+    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void)
+
+    /// Calls `body` with every list made so far.
+    func forEachList(_ body: (AnyClosureList) -> Void)
+
+    /// Whether the multiplexer forwards messages named at run time, and so binds a closure per message for `forward`.
+    static var forwards: Bool { get }
+}
+
+extension ClosureListStorage {
+    @usableFromInline @inline(__always)
+    var respondingBits: UInt64 { table.respondingBits }
+
+    @usableFromInline
+    var isDispatching: Bool {
+        var isDispatching = false
+        forEachList { if $0.isDispatching { isDispatching = true } }
+        return isDispatching
+    }
+
+    @usableFromInline
+    func flagDispatches() { forEachList { $0.flagDispatches() } }
+
+    /// Registers `target` strongly (the lists hold it) in the list of each
+    /// message it responds to; registering it again does nothing.
+    ///
+    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    func bind(_ target: Schema.Target) {
+        announcingChanges { bindNow(target) }
+    }
+
+    private func bindNow(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard
+            let (id, messages) = RegistrationTable<Schema, Void>.newMember(
+                target, addingTo: self, isRegistered: { self.table.contains($0) })
+        else { return }
+        table.append((), id: id, messages: messages)
+        for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
+            bind(message, to: target, id: id)
+        }
+    }
+
+    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
+        withSlot(for: message.key) { slot in
+            ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards)
+        }
+    }
+
+    /// Unregisters `target`, taking it out of its lists.
+    ///
+    /// - Complexity: O(*n*·*k*) for *n* targets and the *k* messages it responded to.
+    func unbind(_ target: Schema.Target) {
+        announcingChanges { unbindNow(target) }
+    }
+
+    private func unbindNow(_ target: Schema.Target) {
+        confinement.begin(self)
+        defer { confinement.end() }
+        guard let entry = table.remove(Schema.identity(of: target)) else { return }
+        for key in Schema.Key.allCases where entry.messages.contains(key) {
+            withSlot(for: key) { slot in slot?.remove(entry.id) }
+        }
+    }
+
+    /// The number of registered targets.
+    var registeredCount: Int { confinement.run(self) { table.count } }
+
+    /// Whether any registered target responds to `key`.
+    func anyResponds(to key: Schema.Key) -> Bool { confinement.run(self) { table.responds(to: key) } }
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
@@ -224,17 +301,17 @@ extension Unmanaged where Instance: ClosureListStorage {
     ) {
         let confined = beginCall()
         defer { confined.end() }  // a call of the storage, to its end
-        // The list's pin marks the dispatch in flight; the storage counts nothing (see `CountedDispatchStorage`).
+        // The list's pin marks the dispatch in flight; the multiplexer counts nothing (see `ClosureListStorage`).
         if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),
             ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         {
-            Self.listDispatchesEnded(self)
+            Self.dispatchesEnded(self)
         }
     }
 
-    /// Tells the storage that a list's last dispatch ended flagged or after a change.
+    /// Tells the multiplexer that a list's last dispatch ended flagged or after a change.
     @inlinable @inline(never)
-    internal static func listDispatchesEnded(_ storage: Self) {
-        storage._withUnsafeGuaranteedRef { $0.listDispatchesEnded() }
+    internal static func dispatchesEnded(_ storage: Self) {
+        storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
     }
 }

@@ -40,7 +40,7 @@ internal struct IdentifiedList<Value> {
         }
         guard let index = found else { return false }
         // The entry is dropped inside the change; its target cannot be freed there: whoever removes a target holds
-        // it (`ClosureBinding.unbind`'s argument).
+        // it (`ClosureListStorage.unbind`'s argument).
         entries.modify { _ = $0.remove(at: index) }
         return true
     }

@@ -9,9 +9,7 @@
 /// A dispatch calls only the targets that respond, each through the message's descriptor, so sparse responders
 /// cost nothing. It pins the message's list (`PinnedArray`), which keeps its targets alive until the dispatch
 /// ends, with no reference counted. Targets are held strongly. Single-threaded.
-public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
-    ClosureBinding, CountedDispatchStorage
-{
+public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
     /// One list per message ordinal, `nil` until a target responding to the message is added. Dispatch reads a list
     /// from it, unretained, in one instantaneous read, so it needs no dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
@@ -23,24 +21,14 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    var respondingBits: UInt64 { table.respondingBits }
-
-    /// Whether a change made during the dispatches in flight waits to be announced (``CountedDispatchStorage``).
-    internal var announcementWaits = false
-
-    internal var announcement = RespondersAnnouncement()
-
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
-    public var respondersDidChange: (() -> Void)? {
-        get { announcement.handler }
-        set { announcement.handler = newValue }
-    }
+    public var respondersDidChange: (() -> Void)?
 
-    /// A list's last dispatch ended flagged or after a change (``ClosureListStorage``).
+    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
+
+    /// Calls `body` with every list made so far (``ClosureListStorage``).
     @usableFromInline
-    internal func listDispatchesEnded() { announceIfNoListDispatches() }
-
-    /// Calls `body` with every list made so far (``CountedDispatchStorage``).
     func forEachList(_ body: (AnyClosureList) -> Void) {
         for case let list? in slots { body(list) }
     }
@@ -48,9 +36,11 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// An empty storage.
     public init() {}
 
-    /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor (``ClosureBinding``).
+    /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor (``ClosureListStorage``).
+    @usableFromInline
     static var forwards: Bool { false }
 
+    @usableFromInline
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
         body(&slots[key.ordinal])
     }

@@ -10,9 +10,7 @@
 /// Every dispatch visits every target and skips those whose set of messages lacks the message, so sparse
 /// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
 /// alive until it ends. Single-threaded.
-public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
-    AnnouncingStorage
-{
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -25,22 +23,11 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    internal var announcement = RespondersAnnouncement()
-
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
-    public var respondersDidChange: (() -> Void)? {
-        get { announcement.handler }
-        set { announcement.handler = newValue }
-    }
+    public var respondersDidChange: (() -> Void)?
 
-    /// Announces the change made during the dispatches that just ended.
-    @usableFromInline
-    internal func dispatchesEnded() { announceDeferred() }
-
-    var respondingBits: UInt64 { table.respondingBits }
-
-    /// A dispatch pinned the table's buffer, or a mutation since retired it.
-    var isDispatching: Bool { table.isDispatching }
+    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     /// An empty storage.
     public init() {}
@@ -90,6 +77,6 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        PinnedDispatch.run(storage) { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
+        storage.dispatch { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
     }
 }

@@ -18,9 +18,7 @@ import FanoutSupport
 /// - ``unsafeAddUnretained(_:)``: a holder called without any retain.
 ///
 /// Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
-    AnnouncingStorage
-{
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
@@ -39,22 +37,11 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     /// How many registrations are holders bound to their own lifetime (`retainedPerCall`).
     private var selfBound = 0
 
-    internal var announcement = RespondersAnnouncement()
-
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
-    public var respondersDidChange: (() -> Void)? {
-        get { announcement.handler }
-        set { announcement.handler = newValue }
-    }
+    public var respondersDidChange: (() -> Void)?
 
-    /// Announces the change made during the dispatches that just ended.
-    @usableFromInline
-    internal func dispatchesEnded() { announceDeferred() }
-
-    var respondingBits: UInt64 { table.respondingBits }
-
-    /// A dispatch pinned the table's buffer, or a mutation since retired it.
-    var isDispatching: Bool { table.isDispatching }
+    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     /// An empty storage.
     public init() {}
@@ -210,7 +197,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        PinnedDispatch.run(storage) { deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
+        storage.dispatch { deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
     }
 
     /// ``_deliver(_:in:while:invoking:)`` over the pinned `entries`, which the caller keeps alive.

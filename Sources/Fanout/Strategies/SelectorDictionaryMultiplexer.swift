@@ -13,9 +13,7 @@
 /// is one dictionary lookup per message, with no selector's characters hashed (selectors are registered once,
 /// as the Objective-C runtime registers them). Only ``SelectorDictionaryMultiplexer/forward(_:arguments:)``
 /// unpacks `Any` arguments and boxes the answers. Targets are held strongly, by their handlers. Single-threaded.
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage,
-    ClosureBinding, CountedDispatchStorage
-{
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
     internal var handlers: [MessageSelector: AnyClosureList] = [:]
@@ -44,24 +42,14 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    var respondingBits: UInt64 { table.respondingBits }
-
-    /// Whether a change made during the dispatches in flight waits to be announced (``CountedDispatchStorage``).
-    internal var announcementWaits = false
-
-    internal var announcement = RespondersAnnouncement()
-
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
-    public var respondersDidChange: (() -> Void)? {
-        get { announcement.handler }
-        set { announcement.handler = newValue }
-    }
+    public var respondersDidChange: (() -> Void)?
 
-    /// A list's last dispatch ended flagged or after a change (``ClosureListStorage``).
+    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
+
+    /// Calls `body` with every list made so far (``ClosureListStorage``).
     @usableFromInline
-    internal func listDispatchesEnded() { announceIfNoListDispatches() }
-
-    /// Calls `body` with every list made so far (``CountedDispatchStorage``).
     func forEachList(_ body: (AnyClosureList) -> Void) {
         for list in handlers.values { body(list) }
     }
@@ -71,9 +59,11 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
     }
 
-    /// `forward` calls the closures bound at `add` (``ClosureBinding``).
+    /// `forward` calls the closures bound at `add` (``ClosureListStorage``).
+    @usableFromInline
     static var forwards: Bool { true }
 
+    @usableFromInline
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
         body(&handlers[selectors[key.ordinal]])
         // A list, once made, stays in `handlers` for the storage's lifetime.
@@ -146,9 +136,9 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        // The list's pin marks the dispatch in flight (`CountedDispatchStorage`); its end after a change or a flag
-        // leaves this storage's announcement waiting, and the last list's end announces it.
-        defer { if _slowPath(announcementWaits) { announceIfNoListDispatches() } }
+        // The list's pin marks the dispatch in flight (`ClosureListStorage`); its end after a change or a flag
+        // leaves this multiplexer's announcement waiting, and the last list's end announces it.
+        defer { if _slowPath(deferredAnnouncement != nil) { dispatchesEnded() } }
         guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
         }

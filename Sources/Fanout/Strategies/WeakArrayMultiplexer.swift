@@ -11,9 +11,7 @@
 /// the call. A dispatch pins the table's buffer (`PinnedArray`), so it counts no reference of its own. `count`
 /// first drops deallocated targets and `responds(to:)` looks for a live responder, so both are exact for live
 /// targets. Single-threaded.
-public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage,
-    AnnouncingStorage
-{
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
 
@@ -26,22 +24,11 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    internal var announcement = RespondersAnnouncement()
-
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
-    public var respondersDidChange: (() -> Void)? {
-        get { announcement.handler }
-        set { announcement.handler = newValue }
-    }
+    public var respondersDidChange: (() -> Void)?
 
-    /// Announces the change made during the dispatches that just ended.
-    @usableFromInline
-    internal func dispatchesEnded() { announceDeferred() }
-
-    var respondingBits: UInt64 { table.respondingBits }
-
-    /// A dispatch pinned the table's buffer, or a mutation since retired it.
-    var isDispatching: Bool { table.isDispatching }
+    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
+    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     /// An empty storage.
     public init() {}
@@ -104,7 +91,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        PinnedDispatch.run(storage) { entries in  // the buffer pinned, to the end
+        storage.dispatch { entries in  // the buffer pinned, to the end
             let sent = MessageSet(key)
             let count = entries.count
             var index = 0

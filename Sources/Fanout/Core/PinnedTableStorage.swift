@@ -1,0 +1,85 @@
+extension RegistrationTable where Value == Schema.Target {
+    /// Calls, with `invoke`, every target of `entries` that responds to the message named `key`, in order, while
+    /// `shouldContinue` accepts the answers: the dispatch of the strategies that hold their targets strongly in a
+    /// table. The caller keeps the buffer, and so every target, alive until the dispatch ends.
+    ///
+    /// - Complexity: O(*n*) in `entries`.
+    @inlinable
+    @inline(__always)
+    static func deliver<Result>(
+        _ key: Schema.Key, to entries: UnsafeBufferPointer<Entry>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
+        // Through the buffer, not `for entry in` an array, which retains and releases every target around a call that
+        // returns a reference.
+        let sent = MessageSet(key)
+        let count = entries.count
+        var index = 0
+        while true {
+            // Non-responders skipped in a loop of their own, marked unlikely: fewer branches per message (measured).
+            while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
+            guard index < count, shouldContinue(invoke(entries[index].value)) else { return }
+            index &+= 1
+        }
+    }
+}
+
+/// A single-threaded multiplexer whose targets are in a ``RegistrationTable`` that a dispatch iterates in place,
+/// pinned (`existentialArray`, `weakArray`, `lifetimeBound`).
+@usableFromInline
+internal protocol PinnedTableStorage: SingleThreaded, Multiplexing, PinnedArrayOwner
+where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
+    associatedtype Registration
+    var table: RegistrationTable<Schema, Registration> { get set }
+}
+
+extension PinnedTableStorage {
+    /// The table's registrations, which a dispatch pins.
+    @inlinable
+    var pinned: PinnedArray<PinnedElement> {
+        get { table.pinned }
+        _modify { yield &table.pinned }
+    }
+
+    @usableFromInline @inline(__always)
+    var respondingBits: UInt64 { table.respondingBits }
+
+    /// A dispatch pinned the table's buffer, or a change since retired it.
+    @usableFromInline @inline(__always)
+    var isDispatching: Bool { table.isDispatching }
+
+    /// Nothing to flag: a change during dispatches retired the buffer they read, and the end that frees the last
+    /// retired buffer calls ``SingleThreaded/dispatchesEnded()``.
+    @usableFromInline
+    func flagDispatches() {}
+}
+
+extension Unmanaged where Instance: PinnedTableStorage {
+    /// The registrations as a dispatch reads them: as they were when it began.
+    @usableFromInline
+    typealias Entries = UnsafeBufferPointer<RegistrationTable<Instance.Schema, Instance.Registration>.Entry>
+
+    /// A dispatch of the multiplexer, which the caller holds: begins a call of it, pins its table's buffer, runs
+    /// `deliver` over it, then unpins it, or frees what a change retired meanwhile, and ends the call; the last
+    /// dispatch in flight, when the registrations changed during it, then announces the change. Only a nested
+    /// dispatch, or an end after a change, goes out of line (see ``PinnedArray``).
+    @inlinable @inline(__always)
+    func dispatch(_ deliver: (Entries) -> Void) {
+        let call = beginCall()
+        deliver(beginDispatch())
+        if endDispatchUnchanged() {
+            call.end()
+        } else {
+            endDispatch(after: call)
+        }
+    }
+
+    /// Ends the dispatch begun last when another is in flight or the registrations changed during it, and the call;
+    /// the last dispatch in flight announces the change.
+    @inlinable @inline(never)
+    func endDispatch(after call: ThreadConfinement) {
+        let wasLastAfterChange = endDispatchAfterChange()
+        call.end()
+        if wasLastAfterChange { _withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
+    }
+}

@@ -1,0 +1,84 @@
+/// A single-threaded multiplexer (every strategy but ``ConcurrentMultiplexer``): the debug-build check of its
+/// calls (``ThreadConfinement``), and who is told when the set of messages that some registered target responds
+/// to changes, with a change noticed while a dispatch is in flight announced when the last one ends.
+///
+/// The announcement's rules:
+/// - the handler, `respondersDidChange`, runs synchronously on the thread that made the change, once the change is
+///   complete and with no access to the multiplexer's state held: it may read the multiplexer (`responds(to:)`,
+///   `count`) and change it again;
+/// - a change made while a dispatch is in flight (by a callback, or by a deinit a callback caused) is announced
+///   once, after the outermost dispatch returns, and only if the set then differs from the set before it;
+/// - a change made outside any dispatch, in a target's or its owner's deinit too, is announced at once.
+///
+/// A dispatch in flight is a pinned buffer: the table's (``PinnedTableStorage``), or some message's list
+/// (``ClosureListStorage``), which is why a change deferred during dispatches flags the pins in flight
+/// (``flagDispatches()``): the last one to end then calls ``dispatchesEnded()``.
+@usableFromInline
+internal protocol SingleThreaded: AnyObject {
+    associatedtype Schema: DelegateSchema
+
+    var confinement: ThreadConfinement { get }
+
+    /// Called when the set changes; `nil` to be told nothing.
+    var respondersDidChange: (() -> Void)? { get }
+
+    /// The set before the first change made during the dispatches in flight; `nil` when none was.
+    var deferredAnnouncement: UInt64? { get set }
+
+    /// The messages some registered target responds to, as bits by ordinal.
+    var respondingBits: UInt64 { get }
+
+    /// Whether a dispatch of this multiplexer is in flight.
+    var isDispatching: Bool { get }
+
+    /// Marks the dispatches in flight so that the last one to end calls ``dispatchesEnded()``.
+    func flagDispatches()
+
+    /// The last dispatch in flight ended flagged, or after a change retired its buffer: announces the deferred
+    /// change, if any, once no dispatch is in flight.
+    func dispatchesEnded()
+}
+
+extension Unmanaged where Instance: SingleThreaded {
+    /// Begins a call of the multiplexer (``ThreadConfinement``), borrowing it from the caller, who ends it with `end()`.
+    @inlinable @inline(__always)
+    internal func beginCall() -> ThreadConfinement {
+        let confinement = _withUnsafeGuaranteedRef { $0.confinement }
+        confinement.begin(takeUnretainedValue())
+        return confinement
+    }
+}
+
+extension SingleThreaded {
+    @usableFromInline
+    func dispatchesEnded() {
+        if deferredAnnouncement != nil && !isDispatching { announceDeferred() }
+    }
+
+    /// Runs `change`, a call that may change the registrations, then announces a change of the responding set.
+    /// Called with no access to the multiplexer's state held, so that the handler may read it.
+    @discardableResult @inline(__always)
+    func announcingChanges<Value>(_ change: () -> Value) -> Value {
+        let before = respondingBits
+        let value = change()
+        if respondingBits != before { announceChange(from: before) }
+        return value
+    }
+
+    /// Announces a change from `before`: at once, or after the outermost dispatch when one is in flight.
+    func announceChange(from before: UInt64) {
+        if isDispatching {
+            if deferredAnnouncement == nil { deferredAnnouncement = before }
+            flagDispatches()
+        } else {
+            respondersDidChange?()
+        }
+    }
+
+    /// After the last dispatch in flight ends: announces the deferred change, if the set differs from the set before.
+    func announceDeferred() {
+        guard let before = deferredAnnouncement else { return }
+        deferredAnnouncement = nil
+        if respondingBits != before { respondersDidChange?() }
+    }
+}
