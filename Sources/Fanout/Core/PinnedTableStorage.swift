@@ -1,24 +1,23 @@
-extension RegistrationTable where Value == Schema.Target {
-    /// Calls, with `invoke`, every target of `entries` that responds to the message named `key`, in order, while
-    /// `shouldContinue` accepts the answers: the dispatch of the strategies that hold their targets strongly in a
-    /// table. The caller keeps the buffer, and so every target, alive until the dispatch ends.
+extension RegistrationTable {
+    /// Calls `call` with the index of each entry of `entries` that responds to the message named `key`, in order, for
+    /// as long as it returns `true`: the loop of every strategy that pins a table. The caller keeps the buffer, and
+    /// so every entry and target, alive until the dispatch ends; `call` reads the entry in place, as a copy of an
+    /// entry is a retain and a release (and iterating an array with `for entry in` retains every target around its
+    /// call).
     ///
     /// - Complexity: O(*n*) in `entries`.
     @inlinable
     @inline(__always)
-    static func deliver<Result>(
-        _ key: Schema.Key, to entries: UnsafeBufferPointer<Entry>, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Schema.Target) -> Result
+    static func forEachResponder(
+        to key: Schema.Key, in entries: UnsafeBufferPointer<Entry>, _ call: (Int) -> Bool
     ) {
-        // Through the buffer, not `for entry in` an array, which retains and releases every target around a call that
-        // returns a reference.
         let sent = MessageSet(key)
         let count = entries.count
         var index = 0
         while true {
             // Non-responders skipped in a loop of their own, marked unlikely: fewer branches per message (measured).
             while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
-            guard index < count, shouldContinue(invoke(entries[index].value)) else { return }
+            guard index < count, call(index) else { return }
             index &+= 1
         }
     }

@@ -205,8 +205,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
         defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
-            snapshot.entries.withUnsafeBufferPointer {
-                Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke)
+            snapshot.entries.withUnsafeBufferPointer { entries in
+                Table.forEachResponder(to: key, in: entries) { shouldContinue(invoke(entries[$0].value)) }
             }
         }
     }

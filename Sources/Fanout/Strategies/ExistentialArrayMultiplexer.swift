@@ -77,6 +77,8 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        storage.dispatch { Table.deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
+        storage.dispatch { entries in
+            Table.forEachResponder(to: key, in: entries) { shouldContinue(invoke(entries[$0].value)) }
+        }
     }
 }

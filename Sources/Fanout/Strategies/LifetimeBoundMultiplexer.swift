@@ -197,36 +197,17 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        storage.dispatch { deliver(key, to: $0, while: shouldContinue, invoking: invoke) }
-    }
-
-    /// ``_deliver(_:in:while:invoking:)`` over the pinned `entries`, which the caller keeps alive.
-    @inlinable @inline(__always)
-    internal static func deliver<Result>(
-        _ key: Schema.Key, to entries: UnsafeBufferPointer<Table.Entry>, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Schema.Target) -> Result
-    ) {
-        // Read in place through the buffer: iterating the array would copy each registration out, a retain and a
-        // release (through its side table, the slow path) per delivery. A registration that ended during the dispatch
-        // has its messages cleared in `entries` (`RegistrationTable.silenceEnded(where:)`): the mask says whom to call.
-        let sent = MessageSet(key)
-        let count = entries.count
-        var index = 0
-        while true {
-            // As in `RegistrationTable.deliver`: the skip in a loop of its own, marked unlikely.
-            while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
-            guard index < count else { return }
-            if _fastPath(entries[index].value.owned != nil) {
+        // A registration that ended during the dispatch has its messages cleared in the pinned entries
+        // (`RegistrationTable.silenceEnded(where:)`): the loop's mask says whom to call.
+        storage.dispatch { entries in
+            Table.forEachResponder(to: key, in: entries) { index in
                 // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place.
-                guard shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped)) else { return }
-            } else {
-                guard
-                    deliver(
-                        toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue,
-                        invoking: invoke)
-                else { return }
+                if _fastPath(entries[index].value.owned != nil) {
+                    return shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped))
+                }
+                return deliver(
+                    toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue, invoking: invoke)
             }
-            index &+= 1
         }
     }
 
