@@ -1,0 +1,81 @@
+/// The description of a protocol's targets with no schema: every multiplexer strategy made over `Targets<any P>`
+/// holds targets of type `any P` and calls each of them, in registration order, with whatever the caller writes.
+///
+/// ```swift
+/// let observers = ExistentialArrayMultiplexer<Targets<any TableObserver>>()
+/// observers.add(logger)
+/// observers.forEach { $0.tableView(table, willDisplay: cell, forRowAt: indexPath) }
+/// ```
+///
+/// The same classes as with a ``DelegateSchema`` and the same guarantees: registration order, a target added or
+/// removed during a delivery first counts for the next one, re-entrant sends, no target freed inside its own
+/// callback. What needs a key per message needs a schema: `responds(to:)` per message (an `@objc` host asks it),
+/// `closureTable`'s per-message lists, forwarding by name. Moving to a schema keeps the protocol's methods.
+public enum Targets<Target>: DelegateSchema {
+    /// The one key: every target is called for every delivery.
+    public enum Key: String, MessageKey {
+        case every = "*"
+    }
+
+    /// One descriptor for ``Key/every``, which calls nothing: a schema-free multiplexer's deliveries take their
+    /// call from the caller.
+    public static var messages: [any MessageProtocol<Targets>] { [Message<Targets, Void, Void>(.every) { _ in }] }
+
+    public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor)
+    where Visitor.Schema == Targets {}
+}
+
+extension _TargetCalling {
+    /// Calls `body` with every registered target, in registration order.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    @inlinable @inline(__always)
+    public func forEach<Target>(_ body: (Target) -> Void) where Schema == Targets<Target> {
+        Self._deliver(.every, in: .passUnretained(self), while: { _ in true }, invoking: body)
+    }
+
+    /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
+    /// `true`; `true` when there is none.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    @inlinable @inline(__always)
+    public func askAll<Target>(_ question: (Target) -> Bool) -> Bool where Schema == Targets<Target> {
+        var answer = true
+        Self._deliver(
+            .every, in: .passUnretained(self),
+            while: { reply in
+                answer = answer && reply
+                return true
+            }, invoking: question)
+        return answer
+    }
+
+    /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; later targets are not
+    /// asked. `nil` when none answers.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    @inlinable @inline(__always)
+    public func askUntilAnswered<Target, Answer>(_ question: (Target) -> Answer?) -> Answer?
+    where Schema == Targets<Target> {
+        var answer: Answer?
+        Self._deliver(
+            .every, in: .passUnretained(self),
+            while: { reply in
+                answer = reply
+                return reply == nil
+            }, invoking: question)
+        return answer
+    }
+
+    /// Combines every registered target's answer, in order: `next(result, target)` for each target, from
+    /// `initialResult`.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    @inlinable @inline(__always)
+    public func reduce<Target, Result>(_ initialResult: Result, _ next: (Result, Target) -> Result) -> Result
+    where Schema == Targets<Target> {
+        var result = initialResult
+        forEach { result = next(result, $0) }
+        return result
+    }
+}
