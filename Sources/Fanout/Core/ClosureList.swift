@@ -28,12 +28,14 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
-    @usableFromInline final var responders = IdentifiedList<Handler>()
+    @usableFromInline final var pinned = PinnedArray<Handler>()
 
     /// One responder and, in a storage that forwards, the closure bound to it. The typed dispatch calls the
     /// target, read in place from the pinned buffer, through the descriptor's body; `forward` calls the closure.
     @frozen @usableFromInline
     internal struct Handler {
+        /// The target's identity.
+        @usableFromInline let id: ObjectIdentifier
         /// The target, held strongly.
         @usableFromInline let target: Target
         /// The bound closure, a ``ClosureList/Bound``, or `nil` in a storage that does not forward. An object,
@@ -42,7 +44,8 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
         @usableFromInline let bound: AnyObject?
 
         @inlinable
-        init(target: Target, bound: AnyObject?) {
+        init(id: ObjectIdentifier, target: Target, bound: AnyObject?) {
+            self.id = id
             self.target = target
             self.bound = bound
         }
@@ -51,20 +54,17 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     @usableFromInline
     override init() {}
 
+    /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
+    /// removes a target holds it (`ClosureListStorage.unbind`'s argument).
+    ///
+    /// - Complexity: O(*n*) in the handlers.
     override final func remove(_ id: ObjectIdentifier) {
-        responders.remove(id)
+        _ = pinned.removeHandler(for: id)
     }
 
-    override final var isDispatching: Bool { responders.entries.isDispatching }
+    override final var isDispatching: Bool { pinned.isDispatching }
 
-    override final func flagDispatches() { responders.entries.flagDispatches() }
-
-    /// The responders, which a dispatch pins.
-    @inlinable
-    final var pinned: PinnedArray<IdentifiedList<Handler>.Entry> {
-        get { responders.entries }
-        _modify { yield &responders.entries }
-    }
+    override final func flagDispatches() { pinned.flagDispatches() }
 
     /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
     /// answers. No reference is counted: the list's buffer is pinned (``PinnedArray``), so its handlers and their
@@ -87,11 +87,24 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
         let count = handlers.count
         var index = 0
         while index < count {
-            guard shouldContinue(invoke(handlers[index].value.target)) else { break }
+            guard shouldContinue(invoke(handlers[index].target)) else { break }
             index &+= 1
         }
         if list.endDispatchUnchanged() { return false }
         return list.endDispatchAfterChange()
+    }
+}
+
+extension PinnedArray {
+    /// Removes the handler for the target whose identity is `id` and returns it; `nil` when there is none.
+    ///
+    /// - Complexity: O(*n*) in the handlers.
+    fileprivate mutating func removeHandler<Target>(for id: ObjectIdentifier) -> Element?
+    where Element == ClosureListBase<Target>.Handler {
+        // Read in place: `firstIndex(where:)` copies each handler, a retain and a release of each reference in it.
+        let found = elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
+        guard let index = found else { return nil }
+        return modify { $0.remove(at: index) }
     }
 }
 
@@ -129,13 +142,13 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
             list = ClosureList()
             slot = list
         }
-        list.responders.append(
-            Handler(target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil), for: id)
+        let handler = Handler(id: id, target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil)
+        list.pinned.modify { $0.append(handler) }
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
     @usableFromInline
-    typealias PinnedHandlers = UnsafeBufferPointer<IdentifiedList<Handler>.Entry>
+    typealias PinnedHandlers = UnsafeBufferPointer<Handler>
 
     /// `forward`'s call of the bound closure of the handler at `index` of the pinned `handlers`, which keep the
     /// closure's object alive: it is borrowed as `Unmanaged`, not retained (a strong read is a retain and a release).
@@ -144,7 +157,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     @inlinable
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
-        Unmanaged.passUnretained(unsafeDowncast(handlers[index].value.bound.unsafelyUnwrapped, to: Bound.self))
+        Unmanaged.passUnretained(unsafeDowncast(handlers[index].bound.unsafelyUnwrapped, to: Bound.self))
             ._withUnsafeGuaranteedRef { $0.call(arguments) }
     }
 
