@@ -45,7 +45,7 @@ enum Pinning: String, CaseIterable, Sendable {
 
     /// How many buffers the closure list of `scrollViewDidScroll(_:)` keeps retired.
     private static func didScrollList(_ list: AnyClosureList?) -> Int {
-        (list as! ClosureListBase<any ScrollViewDelegate>).responders.entries.retired.count
+        (list as! ClosureListBase<any ScrollViewDelegate>).pinned.retired.count
     }
 }
 
