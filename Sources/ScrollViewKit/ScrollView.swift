@@ -17,8 +17,14 @@ public final class ScrollView {
         didSet { cacheResponses() }
     }
 
+    /// The messages the delegate said it implements when it was assigned, as bits by ordinal (UIKit keeps such
+    /// flags).
+    private var respondsBits: UInt64 = 0
+
     /// The messages the delegate said it implements when it was assigned.
-    public private(set) var delegateResponds = MessageSet<ScrollViewMessage>()
+    public var delegateResponds: Set<ScrollViewMessage> {
+        Set(ScrollViewMessage.allCases.filter { respondsBits & 1 << $0.ordinal != 0 })
+    }
 
     /// How far the content is scrolled.
     public private(set) var contentOffset: Double = 0
@@ -27,16 +33,16 @@ public final class ScrollView {
     public init() {}
 
     private func cacheResponses() {
-        guard let delegate else {
-            delegateResponds = MessageSet()
-            return
+        respondsBits = 0
+        guard let delegate else { return }
+        for message in ScrollViewMessage.allCases where delegate.responds(to: message) {
+            respondsBits |= 1 << message.ordinal
         }
-        delegateResponds = MessageSet { delegate.responds(to: $0) }
     }
 
     /// The delegate, when it said it implements `message`.
     private func delegate(for message: ScrollViewMessage) -> (any ScrollViewDelegate)? {
-        delegateResponds.contains(message) ? delegate : nil
+        respondsBits & 1 << message.ordinal != 0 ? delegate : nil
     }
 
     /// Sets ``contentOffset``, then sends `scrollViewDidScroll(_:)`.

@@ -16,14 +16,14 @@ struct PortabilityTests {
 
     @Test("the build takes the fast paths only on Linux x86-64 without FANOUT_PORTABLE")
     func pathsFollowTheBuild() {
-        #expect(Portability.usesLayoutFastPaths == Self.expectsFastPaths)
+        #expect(usesLayoutFastPaths == Self.expectsFastPaths)
         // An Any's bytes are read and written directly (forward's arguments and answers) only when probed, and
         // probed only on the fast paths.
         #expect(ExistentialLayout.isKnown == Self.expectsFastPaths)
         // forward's answers are written in place only on the fast paths (and, there, only in optimized builds:
         // a debug build's access to the rebound storage holds a second reference).
         var answers = [Any?](repeating: nil, count: 2)
-        let reusable = ReusedAnswers.canReuse(&answers)
+        let reusable = ExistentialLayout.canReuse(&answers)
         if !Self.expectsFastPaths { #expect(!reusable) }
     }
 

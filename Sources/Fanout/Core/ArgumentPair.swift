@@ -9,7 +9,7 @@
 // are known again, reinterprets them as the `PairBody` they are. A layout-dependent fast path
 // (`Documentation/Portability.md`): it relies on two structs of one closure each having the same layout,
 // whatever their generic types, and on a closure being copied and destroyed the same way in both. Without it
-// (`Portability.usesLayoutFastPaths` false) the descriptor has no two-argument body and the arguments travel as
+// (`usesLayoutFastPaths` false) the descriptor has no two-argument body and the arguments travel as
 // their tuple.
 //
 // Safety: the arguments are the caller's parameters, borrowed for the whole delivery; targets are kept alive as
@@ -39,7 +39,7 @@ extension Message {
     internal static func pairForm<First, Second>(
         of body: @escaping (Schema.Target, First, Second) -> Result
     ) -> PairSlot<Schema.Target, Arguments, Result>? where Arguments == (First, Second) {
-        guard Portability.usesLayoutFastPaths else { return nil }
+        guard usesLayoutFastPaths else { return nil }
         return unsafeBitCast(
             PairBody { target, first, second in body(target, first, second) },
             to: PairSlot<Schema.Target, Arguments, Result>.self)

@@ -163,7 +163,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
 
     /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without
     /// stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or `nil`. When nothing
-    /// else holds the `answers` of an earlier call, their storage is reused through ``ReusedAnswers``.
+    /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
     ///
     /// - Complexity: O(*r* + *o*) for *r* handlers and *o* old answers.
     @inlinable
@@ -179,20 +179,20 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0
-        if ReusedAnswers.canReuse(&answers) {
+        if ExistentialLayout.canReuse(&answers) {
             let old = answers.count
             answers.withUnsafeMutableBufferPointer { buffer in
                 let slots = buffer.baseAddress!
                 while index < Swift.min(old, count) {
-                    ReusedAnswers.destroy(slots + index, skipping: boxedType)
-                    ReusedAnswers.initialize(
+                    ExistentialLayout.destroy(slots + index, skipping: boxedType)
+                    ExistentialLayout.initialize(
                         slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments), boxing: box,
                         boxedType: boxedType)
                     index &+= 1
                 }
                 var spare = count
                 while spare < old {
-                    ReusedAnswers.destroy(slots + spare, skipping: boxedType)
+                    ExistentialLayout.destroy(slots + spare, skipping: boxedType)
                     (slots + spare).initialize(to: nil)
                     spare &+= 1
                 }

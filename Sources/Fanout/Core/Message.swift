@@ -22,24 +22,25 @@ public protocol MessageProtocol<Schema> {
     /// - Throws: ``ForwardingError`` naming the selector and what was expected when the count or a type is wrong.
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
 
-    /// The function that forwards this message (``SelectorDictionaryMultiplexer/forward(_:arguments:)``; see
-    /// ``MessageForwarder``), asked for once by a strategy, so that forwarding opens no existential.
-    var forwarder: MessageForwarder { get }
+    /// The function that forwards this message (``SelectorDictionaryMultiplexer/forward(_:arguments:)``), asked
+    /// for once by a strategy, so that forwarding opens no existential: it unpacks `arguments`, calls, in order, the
+    /// handlers a strategy bound for it (`handlers`, opaque to callers) and replaces the contents of `answers`,
+    /// whose storage it may reuse, with one answer per handler (an optional answer that is `nil` reads as `nil`).
+    ///
+    /// It throws only ``ForwardingError``, though the type says `throws`: the metadata of a function type with a
+    /// typed error needs the Swift 6 runtime (macOS 15, iOS 18), which would raise the deployment floor.
+    var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void { get }
 }
 
-/// Forwards one message: unpacks `arguments`, calls, in order, the handlers a strategy bound for it (`handlers`,
-/// opaque to callers) and replaces the contents of `answers`, whose storage it may reuse, with one answer per
-/// handler (an optional answer that is `nil` reads as `nil`).
-///
-/// It throws only ``ForwardingError``, though the type says `throws`: the metadata of a function type with a
-/// typed error needs the Swift 6 runtime (macOS 15, iOS 18), which would raise the deployment floor.
-public typealias MessageForwarder =
+/// ``MessageProtocol/forwarder``'s type.
+@usableFromInline
+internal typealias MessageForwarder =
     (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
 
 extension MessageProtocol {
     /// The general forwarder, for conformances other than ``Message``: each answer is cast at run time to see
     /// whether it is an optional to unwrap.
-    public var forwarder: MessageForwarder {
+    public var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void {
         { arguments, handlers, answers in
             ClosureList<Schema.Target, Arguments, Result>.forward(
                 try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
@@ -105,7 +106,9 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     ///
     /// - Complexity: O(1); each access makes a new closure.
     @inlinable
-    public var forwarder: MessageForwarder { forwarderMaker(unpacker, key.rawValue) }
+    public var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void {
+        forwarderMaker(unpacker, key.rawValue)
+    }
 
     @inlinable
     internal init(

@@ -1,14 +1,14 @@
 /// A set of message keys stored as a 64-bit mask: which messages a target responds to.
 ///
 /// - Complexity: Every operation is O(1).
-@frozen
-public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
+@frozen @usableFromInline
+internal struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     /// Bit *i* is set when the key with ordinal *i* is a member.
-    public var bits: UInt64
+    @usableFromInline var bits: UInt64
 
     /// Creates an empty set.
     @inlinable
-    public init() { bits = 0 }
+    init() { bits = 0 }
 
     /// The set whose members are the keys with the ordinals of `bits`' set bits.
     @inlinable
@@ -18,7 +18,7 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     ///
     /// - Complexity: O(*k*), where *k* is the number of keys.
     @inlinable
-    public init(where isMember: (Key) throws -> Bool) rethrows {
+    init(where isMember: (Key) throws -> Bool) rethrows {
         // Gathered in a local: in unspecialized code, each mutating call on the generic struct asks for its metadata.
         var bits: UInt64 = 0
         for key in Key.allCases where try isMember(key) { bits |= Self.bit(key) }
@@ -27,13 +27,13 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
 
     /// Whether `key` is in the set.
     @inlinable
-    public func contains(_ key: Key) -> Bool {
+    func contains(_ key: Key) -> Bool {
         bits & Self.bit(key) != 0
     }
 
     /// Adds `key` to the set.
     @inlinable
-    public mutating func insert(_ key: Key) {
+    mutating func insert(_ key: Key) {
         bits |= Self.bit(key)
     }
 
@@ -50,7 +50,7 @@ public struct MessageSet<Key: MessageKey>: Hashable, Sendable {
 
     /// Whether the set has no members.
     @inlinable
-    public var isEmpty: Bool { bits == 0 }
+    var isEmpty: Bool { bits == 0 }
 
     @inlinable
     internal static func bit(_ key: Key) -> UInt64 {

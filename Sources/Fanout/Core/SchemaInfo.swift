@@ -83,11 +83,11 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// The schema's information, checked and built on first use; after that, one lock and one dictionary lookup.
     static var shared: SchemaInfo {
         let key = ObjectIdentifier(Schema.self)
-        if let info = SchemaRegistry.locked({ $0[key] }) { return unsafeDowncast(info, to: SchemaInfo.self) }
+        if let info = withSchemaRegistry({ $0[key] }) { return unsafeDowncast(info, to: SchemaInfo.self) }
         // Built outside the lock, as the glue is user code; when two threads race, the first one stored is kept.
         let built = SchemaInfo()
         return unsafeDowncast(
-            SchemaRegistry.locked { registry in
+            withSchemaRegistry { registry in
                 if let info = registry[key] { return info }
                 registry[key] = built
                 return built
@@ -111,16 +111,14 @@ private func refuse(_ message: String) -> Never {
     fatalError(message)
 }
 
-/// The schemas checked so far, by type.
-private enum SchemaRegistry {
-    nonisolated(unsafe) static var all: [ObjectIdentifier: AnyObject] = [:]
+/// The schemas checked so far, by type; read and written only by ``withSchemaRegistry(_:)``.
+nonisolated(unsafe) private var schemaRegistry: [ObjectIdentifier: AnyObject] = [:]
 
-    /// Runs `body` with the registry's lock held.
-    static func locked<Value>(_ body: (inout [ObjectIdentifier: AnyObject]) -> Value) -> Value {
-        fanout_registry_lock()
-        defer { fanout_registry_unlock() }
-        return body(&all)
-    }
+/// Runs `body` with the schema registry's lock held.
+private func withSchemaRegistry<Value>(_ body: (inout [ObjectIdentifier: AnyObject]) -> Value) -> Value {
+    fanout_registry_lock()
+    defer { fanout_registry_unlock() }
+    return body(&schemaRegistry)
 }
 
 /// Collects the descriptors a schema visits.

@@ -11,7 +11,7 @@ internal enum ExistentialLayout {
     /// Whether `Any` and `Any?` are laid out as described above; `false`, unprobed, off the layout fast paths.
     @usableFromInline
     internal static let isKnown: Bool = {
-        guard Portability.usesLayoutFastPaths,
+        guard usesLayoutFastPaths,
             MemoryLayout<Any>.size == metadataOffset + MemoryLayout<UnsafeRawPointer>.size,
             MemoryLayout<Any?>.size == MemoryLayout<Any>.size,
             MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride

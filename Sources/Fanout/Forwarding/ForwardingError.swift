@@ -55,7 +55,7 @@ internal struct ArgumentList {
 
 extension ForwardingError {
     /// `body`'s result, or the ``ForwardingError`` it threw: the bridge from closures whose function types throw
-    /// untyped errors (see ``MessageForwarder``) to the typed-throws API.
+    /// untyped errors (see ``MessageProtocol/forwarder``) to the typed-throws API.
     ///
     /// - Precondition: `body` throws nothing but a ``ForwardingError``.
     @inlinable

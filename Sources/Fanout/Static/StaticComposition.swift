@@ -31,7 +31,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     @usableFromInline
     internal let words: UnsafeMutablePointer<UInt64>
 
-    /// The portable path's copy of the elements (``Portability``), where ``storage`` points; `nil` on the fast path.
+    /// The portable path's copy of the elements (`usesLayoutFastPaths`), where ``storage`` points; `nil` on the fast path.
     @usableFromInline
     internal let portableStorage: UnsafeMutablePointer<Elements>?
 
@@ -49,7 +49,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
     /// which its caller guarantees for a call. Checked in debug builds, in `init`, against the property's value.
     @inlinable @inline(__always)
     internal var storage: UnsafePointer<Elements> {
-        guard Portability.usesLayoutFastPaths else { return UnsafePointer(portableStorage.unsafelyUnwrapped) }
+        guard usesLayoutFastPaths else { return UnsafePointer(portableStorage.unsafelyUnwrapped) }
         let properties = _getUnsafePointerToStoredProperties(self)
         // A constant once specialized: an alignment of a word or less needs no rounding.
         let start =
@@ -65,7 +65,7 @@ public final class StaticComposition<Schema, Elements: StaticElements>: Deliveri
         SchemaInfo<Schema>.check()
         let keys = Schema.Key.allCases
         storedElements = elements
-        if Portability.usesLayoutFastPaths {
+        if usesLayoutFastPaths {
             portableStorage = nil
         } else {
             let buffer = UnsafeMutablePointer<Elements>.allocate(capacity: 1)

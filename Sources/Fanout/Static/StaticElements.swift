@@ -250,7 +250,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     /// address (checked in debug builds when a pair is made); the portable path asks the key path for the offset.
     @inlinable @inline(__always)
     internal static func prefix(at pair: UnsafePointer<Self>) -> UnsafePointer<Prefix> {
-        guard Portability.usesLayoutFastPaths else {
+        guard usesLayoutFastPaths else {
             return UnsafeRawPointer(pair).advanced(by: MemoryLayout<Self>.offset(of: \Self.storedPrefix)!)
                 .assumingMemoryBound(to: Prefix.self)
         }

@@ -1,13 +1,12 @@
-/// The reuse of `forward`'s answers array: destroying an `Any?` through the runtime's generic value witnesses
-/// (as `removeAll`, assignment and the array's deinitializer do) costs several times more than destroying its
-/// `Any` directly, and an answer of the trivial type the new answers have costs nothing.
-@usableFromInline
-internal enum ReusedAnswers {
+/// The reuse of `forward`'s answers array, through the layout: destroying an `Any?` through the runtime's generic
+/// value witnesses (as `removeAll`, assignment and the array's deinitializer do) costs several times more than
+/// destroying its `Any` directly, and an answer of the trivial type the new answers have costs nothing.
+extension ExistentialLayout {
     /// Whether `answers` may be written in place: the layout is known and nothing else holds its storage (an array
     /// is one reference to its storage object here; the empty array's shared storage is never unique).
     @inlinable
     internal static func canReuse(_ answers: inout [Any?]) -> Bool {
-        guard ExistentialLayout.isKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
+        guard isKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
         return withUnsafeMutablePointer(to: &answers) { array in
             UnsafeMutableRawPointer(array).withMemoryRebound(to: AnyObject.self, capacity: 1) {
                 isKnownUniquelyReferenced(&$0.pointee)
@@ -21,10 +20,10 @@ internal enum ReusedAnswers {
     @inline(__always)
     internal static func destroy<Trivial>(_ slot: UnsafeMutablePointer<Any?>, skipping trivial: Trivial.Type) {
         let raw = UnsafeMutableRawPointer(slot)
-        let metadata = raw.load(fromByteOffset: ExistentialLayout.metadataOffset, as: UInt.self)
+        let metadata = raw.load(fromByteOffset: metadataOffset, as: UInt.self)
         guard metadata != 0 else { return }
-        if _isPOD(Trivial.self) && ExistentialLayout.storesInline(Trivial.self)
-            && metadata == ExistentialLayout.identity(of: Trivial.self)
+        if _isPOD(Trivial.self) && storesInline(Trivial.self)
+            && metadata == identity(of: Trivial.self)
         {
             return
         }
@@ -40,15 +39,15 @@ internal enum ReusedAnswers {
         _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type
     ) {
         guard
-            ExistentialLayout.isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
-                && ExistentialLayout.storesInline(Answer.self)
+            isKnown && Answer.self == Boxed.self && _isPOD(Answer.self)
+                && storesInline(Answer.self)
         else {
             return slot.initialize(to: box(answer))
         }
         let raw = UnsafeMutableRawPointer(slot)
         raw.storeBytes(of: answer, as: Answer.self)
         raw.storeBytes(
-            of: ExistentialLayout.identity(of: Answer.self), toByteOffset: ExistentialLayout.metadataOffset,
+            of: identity(of: Answer.self), toByteOffset: metadataOffset,
             as: UInt.self)
     }
 }
