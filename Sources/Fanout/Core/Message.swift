@@ -152,8 +152,6 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 
     /// Sends the message to one target.
-    ///
-    /// - Complexity: O(1) plus the target's own work.
     @inlinable
     @inline(__always)
     public func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result {
@@ -161,8 +159,6 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 
     /// A closure that sends the message to `target`.
-    ///
-    /// - Complexity: O(1).
     @inlinable
     public func bound(to target: Schema.Target) -> (Arguments) -> Result {
         binder(target)

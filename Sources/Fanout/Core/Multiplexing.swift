@@ -1,9 +1,8 @@
 /// A multiplexer for any delegate protocol described by a ``DelegateSchema``: the generic interface that every
 /// dispatch strategy implements.
 ///
-/// A strategy provides registration and one primitive, ``Delivering/deliver(_:_:while:)``; the ways of
-/// combining answers (``Delivering/send(_:_:)``, ``Delivering/askAll(_:_:)`` and
-/// ``Delivering/askUntilAnswered(_:_:)``) are written once, for every ``Delivering`` type.
+/// A strategy provides registration and one primitive, ``Delivering/deliver(_:_:while:)``; `send`, `askAll` and
+/// `askUntilAnswered` are written once, for every ``Delivering`` type.
 ///
 /// Semantics shared by every strategy (checked by one conformance suite):
 /// - delivery in registration order, to targets that responded to the message when they were added;
@@ -11,8 +10,7 @@
 ///   receives the next message, a target removed during it still receives the message in flight;
 /// - callbacks may send further messages through the same multiplexer;
 /// - no target is deallocated while one of its own callbacks runs, whatever the callbacks do;
-/// - `add` reads the target's `responds(to:)` before changing anything, so `responds(to:)` may call the
-///   multiplexer.
+/// - `add` reads the target's `responds(to:)` before changing anything: `responds(to:)` may call the multiplexer.
 ///
 /// The semantics in full, and each strategy's cost: `Documentation/Strategies.md`.
 public protocol Multiplexing<Schema>: Delivering {

@@ -10,9 +10,8 @@
 ///   once, after the outermost dispatch returns, and only if the set then differs from the set before it;
 /// - a change made outside any dispatch, in a target's or its owner's deinit too, is announced at once.
 ///
-/// A dispatch in flight is a pinned buffer: the table's (``PinnedTableStorage``), or some message's list
-/// (``ClosureListStorage``), which is why a change deferred during dispatches flags the pins in flight
-/// (``flagDispatches()``): the last one to end then calls ``dispatchesEnded()``.
+/// A dispatch in flight is a pinned buffer, the table's (``PinnedTableStorage``) or a message's list's
+/// (``ClosureListStorage``): a deferred change flags the pins in flight, and the last to end announces it.
 @usableFromInline
 internal protocol SingleThreaded: AnyObject {
     associatedtype Schema: DelegateSchema

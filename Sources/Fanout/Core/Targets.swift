@@ -1,24 +1,20 @@
-/// The description of a protocol's targets with no schema: every multiplexer strategy made over `Targets<any P>`
-/// holds targets of type `any P` and calls each of them, in registration order, with whatever the caller writes.
+/// The description of a protocol's targets with no schema: a strategy over `Targets<any P>` holds targets of type
+/// `any P` and calls each of them, in registration order, with whatever the caller writes:
 ///
 /// ```swift
 /// let observers = ExistentialArrayMultiplexer<Targets<any TableObserver>>()
-/// observers.add(logger)
 /// observers.forEach { $0.tableView(table, willDisplay: cell, forRowAt: indexPath) }
 /// ```
 ///
-/// The same classes as with a ``DelegateSchema`` and the same guarantees: registration order, a target added or
-/// removed during a delivery first counts for the next one, re-entrant sends, no target freed inside its own
-/// callback. What needs a key per message needs a schema: `responds(to:)` per message (an `@objc` host asks it),
-/// `closureTable`'s per-message lists, forwarding by name. Moving to a schema keeps the protocol's methods.
+/// The same classes and guarantees as with a ``DelegateSchema``. What needs a key per message needs a schema:
+/// `responds(to:)` per message, `closureTable`'s per-message lists, forwarding by name.
 public enum Targets<Target>: DelegateSchema {
     /// The one key: every target is called for every delivery.
     public enum Key: String, MessageKey {
         case every = "*"
     }
 
-    /// One descriptor for ``Key/every``, which calls nothing: a schema-free multiplexer's deliveries take their
-    /// call from the caller.
+    /// One descriptor for ``Key/every``, which calls nothing: the caller writes the call.
     public static var messages: [any MessageProtocol<Targets>] { [Message<Targets, Void, Void>(.every) { _ in }] }
 
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor)
@@ -50,8 +46,7 @@ extension _TargetCalling {
         return answer
     }
 
-    /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; later targets are not
-    /// asked. `nil` when none answers.
+    /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; `nil` when none does.
     ///
     /// - Complexity: O(*n*) in the targets.
     @inlinable @inline(__always)
@@ -67,8 +62,7 @@ extension _TargetCalling {
         return answer
     }
 
-    /// Combines every registered target's answer, in order: `next(result, target)` for each target, from
-    /// `initialResult`.
+    /// Combines the registered targets, in order, as `Sequence.reduce(_:_:)` does.
     ///
     /// - Complexity: O(*n*) in the targets.
     @inlinable @inline(__always)

@@ -21,7 +21,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)?
 
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
@@ -33,7 +32,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
         for case let list? in slots { body(list) }
     }
 
-    /// An empty storage.
     public init() {}
 
     /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor (``ClosureListStorage``).
@@ -61,10 +59,8 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// - Complexity: O(*n*·*k*).
     public func remove(_ target: Schema.Target) { unbind(target) }
 
-    /// The number of registered targets.
     public var count: Int { registeredCount }
 
-    /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets in the list of the message

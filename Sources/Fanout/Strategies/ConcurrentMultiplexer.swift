@@ -58,7 +58,6 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     @usableFromInline
     internal let published: UnsafeMutablePointer<fanout_published>
 
-    /// An empty storage.
     public init() {
         published = fanout_published_create(Unmanaged.passRetained(Snapshot([])).toOpaque())
     }
@@ -183,13 +182,9 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     }
 
     /// The number of registered targets.
-    ///
-    /// - Complexity: O(1) under the lock.
     public var count: Int { locked { $0.table.count } }
 
     /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1) under the lock.
     public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that responds

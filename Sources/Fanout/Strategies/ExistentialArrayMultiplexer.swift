@@ -23,13 +23,11 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)?
 
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
-    /// An empty storage.
     public init() {}
 
     /// Registers `target` strongly; registering it again does nothing.
@@ -55,15 +53,11 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     }
 
     /// The number of registered targets.
-    ///
-    /// - Complexity: O(1).
     public var count: Int {
         confinement.run(self) { table.count }
     }
 
     /// Whether any registered target responds to `key`.
-    ///
-    /// - Complexity: O(1).
     public func responds(to key: Schema.Key) -> Bool {
         confinement.run(self) { table.responds(to: key) }
     }

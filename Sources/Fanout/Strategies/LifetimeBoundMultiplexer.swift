@@ -37,13 +37,11 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     /// How many registrations are holders bound to their own lifetime (`retainedPerCall`).
     private var selfBound = 0
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)?
 
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
-    /// An empty storage.
     public init() {}
 
     /// Registers `target` without keeping it alive: bound to its lifetime if it is a ``RegistrationHolder``,

@@ -23,8 +23,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
-    /// The selectors' ordinals and the messages' forwarders, shared by every storage of the schema; unretained, as
-    /// a table is never freed.
+    /// The schema's selector ordinals and forwarders, shared by its multiplexers; unretained: it is never freed.
     internal let forwarding = Unmanaged.passUnretained(ForwardingTable<Schema>.shared)
 
     /// Each message's handler list by ordinal, for `forward`, which has found the ordinal already: a second lookup
@@ -42,7 +41,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)?
 
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
@@ -54,7 +52,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         for list in handlers.values { body(list) }
     }
 
-    /// An empty storage.
     public init() {
         handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
     }
@@ -82,10 +79,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// - Complexity: O(*n*·*k*).
     public func remove(_ target: Schema.Target) { unbind(target) }
 
-    /// The number of registered targets.
     public var count: Int { registeredCount }
 
-    /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
     /// Whether any registered target responds to the message named `selector`; `false` for a selector the

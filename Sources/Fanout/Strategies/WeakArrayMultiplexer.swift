@@ -24,13 +24,11 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     @usableFromInline
     internal let confinement = ThreadConfinement()
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``).
     public var respondersDidChange: (() -> Void)?
 
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
-    /// An empty storage.
     public init() {}
 
     /// Registers `target` weakly; registering a live registered target again does nothing.
