@@ -40,7 +40,9 @@ enum ContentionFamily: BenchmarkFamily {
     }
 
     static func body(dispatchers: Int, mutating: Bool) -> (Int) -> Void {
-        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        // Shared between threads although `any ScrollViewDelegate` is not `Sendable`: the quiet targets are safe to
+        // call from any thread, which the schema's target type cannot say.
+        nonisolated(unsafe) let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
         for _ in 0..<width { multiplexer.add(QuietTarget()) }
         let shared = SharedView()
         return { iterations in

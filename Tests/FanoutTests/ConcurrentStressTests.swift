@@ -69,7 +69,8 @@ struct ConcurrentStressTests {
 
     @Test("2 dispatching and 2 mutating threads, 100 000 messages: permanent targets get every message once")
     func dispatchWhileMutating() {
-        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        // Shared although `any ScrollViewDelegate` is not `Sendable`: its targets here are safe on any thread.
+        nonisolated(unsafe) let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
         let permanent = (0..<4).map { _ in AtomicCounter() }
         for target in permanent { multiplexer.add(target) }
         let messagesPerThread = 50_000
@@ -100,7 +101,7 @@ struct ConcurrentStressTests {
 
     @Test("dispatching from several threads while a callback mutates the multiplexer")
     func mutationFromCallbacks() {
-        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        nonisolated(unsafe) let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()  // as above
         let counter = AtomicCounter()
         let churn = ChurningTarget(multiplexer)
         multiplexer.add(counter)
@@ -117,7 +118,7 @@ struct ConcurrentStressTests {
 
 /// A target that adds and removes another target from inside its callback.
 final class ChurningTarget: ScrollViewDelegate, Sendable {
-    let multiplexer: ConcurrentMultiplexer<ScrollViewSchema>
+    nonisolated(unsafe) let multiplexer: ConcurrentMultiplexer<ScrollViewSchema>
 
     init(_ multiplexer: ConcurrentMultiplexer<ScrollViewSchema>) { self.multiplexer = multiplexer }
 
@@ -162,7 +163,7 @@ struct ConcurrentSnapshotTests {
 
     @Test("snapshots retired while other threads dispatch are all freed once none is in flight")
     func retiredSnapshotsFreedAfterContention() {
-        let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()
+        nonisolated(unsafe) let multiplexer = ConcurrentMultiplexer<ScrollViewSchema>()  // as above
         let view = SharedView()
         weak var lastTransient: AtomicCounter?
         onThreads(3) { thread in

@@ -25,8 +25,8 @@ import FanoutSupport
 ///
 /// The storage's own state is shared under the lock or through its three atomic words (`fanout_published` in
 /// `FanoutSupport`). The targets are called from whichever thread dispatches, so they must themselves be safe to
-/// call concurrently.
-public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling, @unchecked Sendable {
+/// call concurrently: the multiplexer is `Sendable` only when its target type is (`any P` where `P: Sendable`).
+public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
@@ -206,6 +206,9 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         }
     }
 }
+
+/// Shared between threads when its targets may be: its own state is under its lock and atomics (above).
+extension ConcurrentMultiplexer: @unchecked Sendable where Schema.Target: Sendable {}
 
 /// A value the storage may call from any thread: the caller's promise, stated in ``ConcurrentMultiplexer``'s
 /// documentation, that the target is safe to call concurrently. The storage's own state needs no such promise.
