@@ -28,6 +28,7 @@ extension BenchmarkFamily {
 enum BenchmarkFamilies {
     static let all: [any BenchmarkFamily.Type] = [
         DispatchFamily.self,
+        ArityFamily.self,
         StaticFanOutFamily.self,
         PeerFamily.self,
         ObjCPeerFamily.self,

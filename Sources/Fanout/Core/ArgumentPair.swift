@@ -1,7 +1,7 @@
-// A message of two arguments, delivered with its arguments apart.
+// A message of two, three or four arguments, delivered with its arguments apart.
 //
-// Glue that builds the tuple of a two-argument message from its method's parameters copies each reference into
-// it: a retain and a release per message. With the arguments passed apart, a delivery carries them to each call
+// Glue that builds the tuple of such a message from its method's parameters copies each reference into it: a
+// retain and a release per message. With the arguments passed apart, a delivery carries them to each call
 // in the non-escaping closures of its loop and calls the descriptor's two-argument body: nothing is copied.
 //
 // A `Message` names only its `Arguments`, the tuple, not the two types in it, so it keeps the two-argument body
@@ -24,7 +24,26 @@ internal struct PairBody<Target, First, Second, Result> {
     init(_ body: @escaping (Target, First, Second) -> Result) { self.body = body }
 }
 
-/// Where a ``Message`` keeps the ``PairBody`` of a two-argument message: a struct of one closure, as `PairBody`
+/// The body of a three-argument message, taking the arguments apart.
+@frozen @usableFromInline
+internal struct TripleBody<Target, A, B, C, Result> {
+    @usableFromInline let body: (Target, A, B, C) -> Result
+
+    @inlinable
+    init(_ body: @escaping (Target, A, B, C) -> Result) { self.body = body }
+}
+
+/// The body of a four-argument message, taking the arguments apart.
+@frozen @usableFromInline
+internal struct QuadBody<Target, A, B, C, D, Result> {
+    @usableFromInline let body: (Target, A, B, C, D) -> Result
+
+    @inlinable
+    init(_ body: @escaping (Target, A, B, C, D) -> Result) { self.body = body }
+}
+
+/// Where a ``Message`` keeps the ``PairBody`` of a two-argument message (or the ``TripleBody`` or ``QuadBody`` of a
+/// three- or four-argument one): a struct of one closure, as `PairBody`
 /// is, whose type names only the message's own generic types. Both keep their closure at their own generic
 /// abstraction whatever the types, so one's words are the other's. A bare function value would not do: it may
 /// be reabstracted (a thunk made around it) wherever it is stored, returned or passed as a generic value.
@@ -51,5 +70,42 @@ extension Message {
     where Arguments == (First, Second) {
         guard let pair else { return nil }
         return unsafeBitCast(pair, to: PairBody<Schema.Target, First, Second, Result>.self).body
+    }
+
+    /// The ``TripleBody`` of `body`, in a ``PairSlot``; `nil` off the layout fast paths.
+    @inlinable @inline(__always)
+    internal static func apartForm<A, B, C>(
+        of body: @escaping (Schema.Target, A, B, C) -> Result
+    ) -> PairSlot<Schema.Target, Arguments, Result>? where Arguments == (A, B, C) {
+        guard usesLayoutFastPaths else { return nil }
+        return unsafeBitCast(
+            TripleBody { target, a, b, c in body(target, a, b, c) }, to: PairSlot<Schema.Target, Arguments, Result>.self
+        )
+    }
+
+    /// The ``QuadBody`` of `body`, in a ``PairSlot``; `nil` off the layout fast paths.
+    @inlinable @inline(__always)
+    internal static func apartForm<A, B, C, D>(
+        of body: @escaping (Schema.Target, A, B, C, D) -> Result
+    ) -> PairSlot<Schema.Target, Arguments, Result>? where Arguments == (A, B, C, D) {
+        guard usesLayoutFastPaths else { return nil }
+        return unsafeBitCast(
+            QuadBody { target, a, b, c, d in body(target, a, b, c, d) },
+            to: PairSlot<Schema.Target, Arguments, Result>.self)
+    }
+
+    /// The body taking the three arguments apart, if this message has one.
+    @inlinable @inline(__always)
+    internal func apartBody<A, B, C>() -> ((Schema.Target, A, B, C) -> Result)? where Arguments == (A, B, C) {
+        guard let pair else { return nil }
+        return unsafeBitCast(pair, to: TripleBody<Schema.Target, A, B, C, Result>.self).body
+    }
+
+    /// The body taking the four arguments apart, if this message has one.
+    @inlinable @inline(__always)
+    internal func apartBody<A, B, C, D>() -> ((Schema.Target, A, B, C, D) -> Result)?
+    where Arguments == (A, B, C, D) {
+        guard let pair else { return nil }
+        return unsafeBitCast(pair, to: QuadBody<Schema.Target, A, B, C, D, Result>.self).body
     }
 }

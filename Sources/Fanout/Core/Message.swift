@@ -216,6 +216,20 @@ extension Message {
         self.init(key, twoArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
+    /// Describes a message with three arguments.
+    @inlinable @_disfavoredOverload
+    public init<A, B, C>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C) -> Result)
+    where Arguments == (A, B, C) {
+        self.init(key, threeArguments: body, boxing: AnswerAsIs<Result>.self)
+    }
+
+    /// Describes a message with four arguments.
+    @inlinable @_disfavoredOverload
+    public init<A, B, C, D>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C, D) -> Result)
+    where Arguments == (A, B, C, D) {
+        self.init(key, fourArguments: body, boxing: AnswerAsIs<Result>.self)
+    }
+
     /// Describes a message with no arguments besides the target and an optional answer, which `forward` unwraps.
     @inlinable
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result)
@@ -235,6 +249,20 @@ extension Message {
     public init<A, B, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result)
     where Arguments == (A, B), Result == Wrapped? {
         self.init(key, twoArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+    }
+
+    /// Describes a message with three arguments and an optional answer, which `forward` unwraps.
+    @inlinable
+    public init<A, B, C, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C) -> Result)
+    where Arguments == (A, B, C), Result == Wrapped? {
+        self.init(key, threeArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+    }
+
+    /// Describes a message with four arguments and an optional answer, which `forward` unwraps.
+    @inlinable
+    public init<A, B, C, D, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C, D) -> Result)
+    where Arguments == (A, B, C, D), Result == Wrapped? {
+        self.init(key, fourArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
     }
 }
 
@@ -278,6 +306,42 @@ extension Message {
             unpacker: { arguments, selector in
                 let list = try ArgumentList(arguments, selector: selector, count: 2) { [A.self, B.self] }
                 return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
+            }, boxing: boxing)
+    }
+
+    @inlinable
+    internal init<A, B, C, Boxing: AnswerBoxing>(
+        _ key: Schema.Key, threeArguments body: @escaping (Schema.Target, A, B, C) -> Result, boxing: Boxing.Type
+    ) where Arguments == (A, B, C), Boxing.Answer == Result {
+        self.init(
+            key: key, body: { target, arguments in body(target, arguments.0, arguments.1, arguments.2) },
+            binder: { target in { arguments in body(target, arguments.0, arguments.1, arguments.2) } },
+            pair: Message.apartForm(of: body),
+            unpacker: { arguments, selector in
+                let list = try ArgumentList(arguments, selector: selector, count: 3) { [A.self, B.self, C.self] }
+                return (
+                    try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self),
+                    try list.value(at: 2, as: C.self)
+                )
+            }, boxing: boxing)
+    }
+
+    @inlinable
+    internal init<A, B, C, D, Boxing: AnswerBoxing>(
+        _ key: Schema.Key, fourArguments body: @escaping (Schema.Target, A, B, C, D) -> Result, boxing: Boxing.Type
+    ) where Arguments == (A, B, C, D), Boxing.Answer == Result {
+        self.init(
+            key: key, body: { target, arguments in body(target, arguments.0, arguments.1, arguments.2, arguments.3) },
+            binder: { target in { arguments in body(target, arguments.0, arguments.1, arguments.2, arguments.3) } },
+            pair: Message.apartForm(of: body),
+            unpacker: { arguments, selector in
+                let list = try ArgumentList(arguments, selector: selector, count: 4) {
+                    [A.self, B.self, C.self, D.self]
+                }
+                return (
+                    try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self),
+                    try list.value(at: 2, as: C.self), try list.value(at: 3, as: D.self)
+                )
             }, boxing: boxing)
     }
 }

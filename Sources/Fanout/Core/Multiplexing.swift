@@ -66,6 +66,17 @@ public protocol Delivering<Schema>: AnyObject {
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     )
+
+    /// ``deliver(_:_:_:while:)`` for a message of three arguments.
+    func deliver<A, B, C, Result>(
+        _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
+    )
+
+    /// ``deliver(_:_:_:while:)`` for a message of four arguments.
+    func deliver<A, B, C, D, Result>(
+        _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
+        while shouldContinue: (Result) -> Bool
+    )
 }
 
 extension Delivering {
@@ -96,6 +107,73 @@ extension Delivering {
         while shouldContinue: (Result) -> Bool
     ) {
         deliver(message, (first, second), while: shouldContinue)
+    }
+
+    /// ``deliver(_:_:while:)`` with the three arguments made a tuple: the default of ``deliver(_:_:_:_:while:)``.
+    @inlinable
+    @inline(__always)
+    public func deliver<A, B, C, Result>(
+        _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
+    ) {
+        deliver(message, (a, b, c), while: shouldContinue)
+    }
+
+    /// ``deliver(_:_:while:)`` with the four arguments made a tuple: the default of ``deliver(_:_:_:_:_:while:)``.
+    @inlinable
+    @inline(__always)
+    public func deliver<A, B, C, D, Result>(
+        _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        deliver(message, (a, b, c, d), while: shouldContinue)
+    }
+
+    /// ``send(_:_:)`` for a message of three arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func send<A, B, C>(_ message: Message<Schema, (A, B, C), Void>, _ a: A, _ b: B, _ c: C) {
+        deliver(message, a, b, c) { _ in true }
+    }
+
+    /// ``send(_:_:)`` for a message of four arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func send<A, B, C, D>(_ message: Message<Schema, (A, B, C, D), Void>, _ a: A, _ b: B, _ c: C, _ d: D) {
+        deliver(message, a, b, c, d) { _ in true }
+    }
+
+    /// ``askAll(_:_:)`` for a message of three arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func askAll<A, B, C>(_ message: Message<Schema, (A, B, C), Bool>, _ a: A, _ b: B, _ c: C) -> Bool {
+        allSaidTrue { deliver(message, a, b, c, while: $0) }
+    }
+
+    /// ``askAll(_:_:)`` for a message of four arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func askAll<A, B, C, D>(
+        _ message: Message<Schema, (A, B, C, D), Bool>, _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> Bool {
+        allSaidTrue { deliver(message, a, b, c, d, while: $0) }
+    }
+
+    /// ``askUntilAnswered(_:_:)`` for a message of three arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func askUntilAnswered<A, B, C, Answer>(
+        _ message: Message<Schema, (A, B, C), Answer?>, _ a: A, _ b: B, _ c: C
+    ) -> Answer? {
+        firstAnswer { deliver(message, a, b, c, while: $0) }
+    }
+
+    /// ``askUntilAnswered(_:_:)`` for a message of four arguments, the arguments apart.
+    @inlinable
+    @inline(__always)
+    public func askUntilAnswered<A, B, C, D, Answer>(
+        _ message: Message<Schema, (A, B, C, D), Answer?>, _ a: A, _ b: B, _ c: C, _ d: D
+    ) -> Answer? {
+        firstAnswer { deliver(message, a, b, c, d, while: $0) }
     }
 
     /// ``send(_:_:)`` for a message of two arguments, the arguments apart as the delegate method receives them.

@@ -42,4 +42,31 @@ extension _TargetCalling {
         }
         Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, first, second) }
     }
+
+    /// Sends a message of three arguments as ``deliver(_:_:_:while:)`` does, with the arguments apart.
+    ///
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    @inlinable @inline(__always)
+    public func deliver<A, B, C, Result>(
+        _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
+    ) {
+        guard let body = message.apartBody() as ((Schema.Target, A, B, C) -> Result)? else {
+            return deliver(message, (a, b, c), while: shouldContinue)
+        }
+        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, a, b, c) }
+    }
+
+    /// Sends a message of four arguments as ``deliver(_:_:_:while:)`` does, with the arguments apart.
+    ///
+    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    @inlinable @inline(__always)
+    public func deliver<A, B, C, D, Result>(
+        _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
+        while shouldContinue: (Result) -> Bool
+    ) {
+        guard let body = message.apartBody() as ((Schema.Target, A, B, C, D) -> Result)? else {
+            return deliver(message, (a, b, c, d), while: shouldContinue)
+        }
+        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, a, b, c, d) }
+    }
 }

@@ -1,0 +1,144 @@
+import Fanout
+import Microbench
+import ScrollViewKit
+
+/// `arity`: one message of two, three and four arguments (a reference, a value and, for three and four, a pointer a
+/// target may write through, as `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` has), sent with
+/// each argument apart through a schema's glue, to `width` targets that all respond. What a message's arguments
+/// cost: a tuple of them would copy the reference in, a retain and a release per message.
+enum ArityFamily: BenchmarkFamily {
+    static let strategies: [Contender] = [
+        .strategy(.existentialArray), .strategy(.closureTable), .strategy(.selectorDictionary), .lifetimeBoundToOwner,
+        .strategy(.concurrent),
+    ]
+    static let contenders = strategies.map(\.name)
+    static let messages = ["twoArguments", "threeArguments", "fourArguments"]
+
+    static func cases(_ selection: Selection) -> [BenchmarkCase] {
+        guard selection.includesDidScroll else { return [] }
+        return strategies.flatMap { strategy in
+            messages.flatMap { message in
+                [1, 16].filter(selection.widths.contains).map { arityCase(strategy, message, width: $0) }
+            }
+        }
+    }
+
+    /// `arity/<strategy>/<message>/<width>/<width>`.
+    static func arityCase(_ contender: Contender, _ message: String, width: Int) -> BenchmarkCase {
+        let id = CaseID(benchmark: "arity", strategy: contender.name, message: message, width: width, responders: width)
+        return BenchmarkCase(id, deliveriesPerOperation: width) {
+            let owner = BehaviorOwner()
+            let targets: [any ArityObserver] = (0..<width).map { _ in ArityTarget() }
+            let observer = identity(makeArityMultiplexer(contender, targets, owner: owner))
+            let view = ScrollView()
+            var offset = 0.0
+            let send: (Int) -> Void
+            switch message {
+            case "twoArguments":
+                send = { iterations in for _ in 0..<iterations { observer.moved(view, by: 1) } }
+            case "threeArguments":
+                send = { iterations in
+                    for _ in 0..<iterations { observer.willEnd(view, velocity: 1, target: &offset) }
+                    blackHole(offset)
+                }
+            default:
+                send = { iterations in
+                    for _ in 0..<iterations { observer.willEnd(view, velocity: 1, target: &offset, animated: true) }
+                    blackHole(offset)
+                }
+            }
+            return { iterations in withExtendedLifetime(targets) { withExtendedLifetime(owner) { send(iterations) } } }
+        }
+    }
+}
+
+/// A protocol whose messages take two, three and four arguments.
+protocol ArityObserver: AnyObject {
+    func moved(_ view: ScrollView, by distance: Double)
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>)
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool)
+}
+
+enum ArityMessage: String, MessageKey {
+    case moved = "moved:by:"
+    case willEnd = "willEnd:velocity:target:"
+    case willEndAnimated = "willEnd:velocity:target:animated:"
+}
+
+/// The schema, glued as the guide teaches: a key, a descriptor and a `visitMessages` line per message.
+enum AritySchema: DelegateSchema {
+    typealias Target = any ArityObserver
+    typealias Key = ArityMessage
+    @inlinable static var moved: Message<Self, (ScrollView, Double), Void> { .init(.moved) { $0.moved($1, by: $2) } }
+    @inlinable static var willEnd: Message<Self, (ScrollView, Double, UnsafeMutablePointer<Double>), Void> {
+        .init(.willEnd) { $0.willEnd($1, velocity: $2, target: $3) }
+    }
+    @inlinable
+    static var willEndAnimated: Message<Self, (ScrollView, Double, UnsafeMutablePointer<Double>, Bool), Void> {
+        .init(.willEndAnimated) { $0.willEnd($1, velocity: $2, target: $3, animated: $4) }
+    }
+    static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
+        visitor.visit(moved)
+        visitor.visit(willEnd)
+        visitor.visit(willEndAnimated)
+    }
+}
+
+extension ArityObserver where Self: Delivering, Schema == AritySchema {
+    @inline(__always) func moved(_ view: ScrollView, by distance: Double) { send(Schema.moved, view, distance) }
+    @inline(__always) func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>) {
+        send(Schema.willEnd, view, velocity, target)
+    }
+    @inline(__always) func willEnd(
+        _ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool
+    ) { send(Schema.willEndAnimated, view, velocity, target, animated) }
+}
+
+extension ExistentialArrayMultiplexer: ArityObserver where Schema == AritySchema {}
+extension ClosureTableMultiplexer: ArityObserver where Schema == AritySchema {}
+extension SelectorDictionaryMultiplexer: ArityObserver where Schema == AritySchema {}
+extension LifetimeBoundMultiplexer: ArityObserver where Schema == AritySchema {}
+extension ConcurrentMultiplexer: ArityObserver where Schema == AritySchema {}
+
+/// A target that writes through the pointer it is given, so that no call is dead.
+final class ArityTarget: ArityObserver {
+    var moved = 0.0
+
+    func moved(_ view: ScrollView, by distance: Double) { moved += distance }
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>) {
+        target.pointee += velocity
+    }
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool) {
+        if animated { target.pointee += velocity }
+    }
+}
+
+/// A multiplexer of `contender` over `targets`, as an `any ArityObserver` (a host calls its delegate so).
+func makeArityMultiplexer(
+    _ contender: Contender, _ targets: [any ArityObserver], owner: BehaviorOwner
+) -> any ArityObserver {
+    switch contender {
+    case .strategy(.existentialArray):
+        let multiplexer = ExistentialArrayMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target) }
+        return multiplexer
+    case .strategy(.closureTable):
+        let multiplexer = ClosureTableMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target) }
+        return multiplexer
+    case .strategy(.selectorDictionary):
+        let multiplexer = SelectorDictionaryMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target) }
+        return multiplexer
+    case .lifetimeBoundToOwner:
+        let multiplexer = LifetimeBoundMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target, boundTo: owner) }
+        return multiplexer
+    case .strategy(.concurrent):
+        let multiplexer = ConcurrentMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target) }
+        return multiplexer
+    default:
+        preconditionFailure("arity measures \(ArityFamily.contenders)")
+    }
+}
