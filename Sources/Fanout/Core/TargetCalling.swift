@@ -43,7 +43,7 @@ extension _TargetCalling {
         Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, first, second) }
     }
 
-    /// Sends a message of three arguments as ``deliver(_:_:_:while:)`` does, with the arguments apart.
+    /// Sends a message of three arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable @inline(__always)
@@ -56,7 +56,7 @@ extension _TargetCalling {
         Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, a, b, c) }
     }
 
-    /// Sends a message of four arguments as ``deliver(_:_:_:while:)`` does, with the arguments apart.
+    /// Sends a message of four arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @inlinable @inline(__always)
