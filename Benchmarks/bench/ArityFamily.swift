@@ -4,32 +4,51 @@ import ScrollViewKit
 
 /// `arity`: one message of two, three and four arguments (a reference, a value and, for three and four, a pointer a
 /// target may write through, as `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` has), sent with
-/// each argument apart through a schema's glue, to `width` targets that all respond. What a message's arguments
-/// cost: a tuple of them would copy the reference in, a retain and a release per message.
+/// each argument apart through a schema's glue, to `width` targets that all respond; and the same messages through
+/// the schema-free form (`<strategy>SchemaFree`: a class of one's own over `Targets<any ArityObserver>`, one
+/// `forEach` per message). What a message's arguments cost (a tuple of them would copy the reference in, a retain
+/// and a release per message), and what the schema-free form costs against the schema's.
 enum ArityFamily: BenchmarkFamily {
     static let strategies: [Contender] = [
         .strategy(.existentialArray), .strategy(.closureTable), .strategy(.selectorDictionary), .lifetimeBoundToOwner,
-        .strategy(.concurrent),
+        .strategy(.concurrent), .strategy(.weakArray),
     ]
-    static let contenders = strategies.map(\.name)
+    /// The strategies whose targets need no key, in both forms.
+    static let schemaFreeStrategies: [Contender] = [
+        .strategy(.existentialArray), .lifetimeBoundToOwner, .strategy(.concurrent), .strategy(.weakArray),
+    ]
+    static let schemaFreeSuffix = "SchemaFree"
+    static let contenders = strategies.map(\.name) + schemaFreeStrategies.map { $0.name + schemaFreeSuffix }
     static let messages = ["twoArguments", "threeArguments", "fourArguments"]
 
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         guard selection.includesDidScroll else { return [] }
-        return strategies.flatMap { strategy in
+        return gateCases.filter { selection.widths.contains($0.width) }
+    }
+
+    /// Every form, strategy and message at widths 1 and 16: what the gate counts.
+    static var gateCases: [BenchmarkCase] {
+        let forms = strategies.map { ($0, false) } + schemaFreeStrategies.map { ($0, true) }
+        return forms.flatMap { strategy, schemaFree in
             messages.flatMap { message in
-                [1, 16].filter(selection.widths.contains).map { arityCase(strategy, message, width: $0) }
+                [1, 16].map { arityCase(strategy, message, width: $0, schemaFree: schemaFree) }
             }
         }
     }
 
-    /// `arity/<strategy>/<message>/<width>/<width>`.
-    static func arityCase(_ contender: Contender, _ message: String, width: Int) -> BenchmarkCase {
-        let id = CaseID(benchmark: "arity", strategy: contender.name, message: message, width: width, responders: width)
+    /// `arity/<strategy>[SchemaFree]/<message>/<width>/<width>`.
+    static func arityCase(_ contender: Contender, _ message: String, width: Int, schemaFree: Bool = false)
+        -> BenchmarkCase
+    {
+        let name = contender.name + (schemaFree ? schemaFreeSuffix : "")
+        let id = CaseID(benchmark: "arity", strategy: name, message: message, width: width, responders: width)
         return BenchmarkCase(id, deliveriesPerOperation: width) {
             let owner = BehaviorOwner()
             let targets: [any ArityObserver] = (0..<width).map { _ in ArityTarget() }
-            let observer = identity(makeArityMultiplexer(contender, targets, owner: owner))
+            let observer = identity(
+                schemaFree
+                    ? makeSchemaFreeObservers(contender, targets, owner: owner)
+                    : makeArityMultiplexer(contender, targets, owner: owner))
             let view = ScrollView()
             var offset = 0.0
             let send: (Int) -> Void
@@ -99,6 +118,66 @@ extension ClosureTableMultiplexer: ArityObserver where Schema == AritySchema {}
 extension SelectorDictionaryMultiplexer: ArityObserver where Schema == AritySchema {}
 extension LifetimeBoundMultiplexer: ArityObserver where Schema == AritySchema {}
 extension ConcurrentMultiplexer: ArityObserver where Schema == AritySchema {}
+extension WeakArrayMultiplexer: ArityObserver where Schema == AritySchema {}
+
+/// The schema-free form as an app writes it: a class of its own, set as the delegate, whose every method is one
+/// `forEach` over a multiplexer of `Targets<any ArityObserver>`. The methods are written once, here, for the four
+/// classes below, each a concrete class (so that its witnesses are specialized, as an app's class's are).
+protocol ArityObservers: ArityObserver {
+    associatedtype Observers: _TargetCalling where Observers.Schema == Targets<any ArityObserver>
+    var observers: Observers { get }
+}
+
+extension ArityObservers {
+    @inline(__always) func moved(_ view: ScrollView, by distance: Double) {
+        observers.forEach { $0.moved(view, by: distance) }
+    }
+    @inline(__always) func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>) {
+        observers.forEach { $0.willEnd(view, velocity: velocity, target: target) }
+    }
+    @inline(__always) func willEnd(
+        _ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool
+    ) { observers.forEach { $0.willEnd(view, velocity: velocity, target: target, animated: animated) } }
+}
+
+final class ExistentialArrayArityObservers: ArityObservers {
+    let observers = ExistentialArrayMultiplexer<Targets<any ArityObserver>>()
+}
+final class LifetimeBoundArityObservers: ArityObservers {
+    let observers = LifetimeBoundMultiplexer<Targets<any ArityObserver>>()
+}
+final class ConcurrentArityObservers: ArityObservers {
+    let observers = ConcurrentMultiplexer<Targets<any ArityObserver>>()
+}
+final class WeakArrayArityObservers: ArityObservers {
+    let observers = WeakArrayMultiplexer<Targets<any ArityObserver>>()
+}
+
+/// The schema-free form of `contender` over `targets`, as an `any ArityObserver`.
+func makeSchemaFreeObservers(
+    _ contender: Contender, _ targets: [any ArityObserver], owner: BehaviorOwner
+) -> any ArityObserver {
+    switch contender {
+    case .strategy(.existentialArray):
+        let forwarder = ExistentialArrayArityObservers()
+        for target in targets { forwarder.observers.add(target) }
+        return forwarder
+    case .lifetimeBoundToOwner:
+        let forwarder = LifetimeBoundArityObservers()
+        for target in targets { forwarder.observers.add(target, boundTo: owner) }
+        return forwarder
+    case .strategy(.concurrent):
+        let forwarder = ConcurrentArityObservers()
+        for target in targets { forwarder.observers.add(target) }
+        return forwarder
+    case .strategy(.weakArray):
+        let forwarder = WeakArrayArityObservers()
+        for target in targets { forwarder.observers.add(target) }
+        return forwarder
+    default:
+        preconditionFailure("the schema-free form is measured for \(ArityFamily.schemaFreeStrategies.map(\.name))")
+    }
+}
 
 /// A target that writes through the pointer it is given, so that no call is dead.
 final class ArityTarget: ArityObserver {
@@ -136,6 +215,10 @@ func makeArityMultiplexer(
         return multiplexer
     case .strategy(.concurrent):
         let multiplexer = ConcurrentMultiplexer<AritySchema>()
+        for target in targets { multiplexer.add(target) }
+        return multiplexer
+    case .strategy(.weakArray):
+        let multiplexer = WeakArrayMultiplexer<AritySchema>()
         for target in targets { multiplexer.add(target) }
         return multiplexer
     default:

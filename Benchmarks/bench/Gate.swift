@@ -52,9 +52,8 @@ enum Gate {
         }
         cases += [ForwardFamily.lookupCase(wide: false), ForwardFamily.lookupCase(wide: true)]
         // A message of two, three and four arguments, each sent apart: no retain, release or allocation per message.
-        cases += ArityFamily.strategies.flatMap { strategy in
-            ArityFamily.messages.flatMap { message in [1, 16].map { ArityFamily.arityCase(strategy, message, width: $0) } }
-        }
+        // The schema-free form of the strategies that need no key, the same messages: as the schema form costs.
+        cases += ArityFamily.gateCases
         // Registration: a multiplexer built with 16 targets and torn down, per strategy (registration once became
         // 5x slower unseen while only dispatch was gated).
         cases += DispatchStrategy.allCases.map { SetupFamily.setUpCase($0, width: 16, removing: true) }
