@@ -6,7 +6,9 @@ import GuideGlue
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.
 enum DispatchFamily: BenchmarkFamily {
-    static let floors = ["floor", "existentialFloor", "cFunctionPointer", "cFunctionPointerAtomicPair"]
+    static let floors = [
+        "floor", "existentialFloor", "weakBoxMulticast", "cFunctionPointer", "cFunctionPointerAtomicPair",
+    ]
     static let contenders = Contender.all.map(\.name) + floors
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
@@ -32,6 +34,7 @@ enum DispatchFamily: BenchmarkFamily {
                 for responders in responderCounts(width: width) {
                     cases.append(floorCase(message, width: width, responders: responders))
                     cases.append(existentialFloorCase(message, width: width, responders: responders))
+                    cases.append(weakBoxMulticastCase(message, width: width, responders: responders))
                     cases.append(cFunctionPointerCase(message, width: width, responders: responders))
                     cases.append(cFunctionPointerCase(message, width: width, responders: responders, atomicPair: true))
                 }
@@ -76,6 +79,16 @@ enum DispatchFamily: BenchmarkFamily {
         BenchmarkCase(id("existentialFloor", message, width: width, responders: responders), deliveriesPerOperation: responders) {
             let targets = identity((0..<responders).map { DelegateReceiver(delegate: makeTarget($0, responds: true)) })
             return MessageLoop.body(sending: message, to: FanOutLoop(targets: targets))
+        }
+    }
+
+    /// The multicast delegate many iOS codebases write by hand: an array of weak boxes, and `invoke` casting each
+    /// live object to the protocol with `as?` for every message (`WeakBoxMulticast`). What `weakArray` replaces.
+    static func weakBoxMulticastCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id("weakBoxMulticast", message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            let targets = (0..<responders).map { makeTarget($0, responds: true) }
+            let send = MessageLoop.body(sending: message, to: WeakBoxMulticast(targets.map { WeakBox($0) }))
+            return { iterations in withExtendedLifetime(targets) { send(iterations) } }
         }
     }
 
@@ -153,7 +166,33 @@ enum DispatchFamily: BenchmarkFamily {
                 : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
                     + differing.joined(separator: ", ")
         ]
-        return timing.lines + [""] + sparseCrossover(byID, selection) + [""] + counting.lines + guideLine
+        return timing.lines + [""] + againstHandWritten(byID, widths) + sparseCrossover(byID, selection) + [""]
+            + counting.lines + guideLine
+    }
+
+    /// Each strategy against the loop an app would write instead, didScroll, every target responding: the strong
+    /// strategies against `for target in targets` over `[any ScrollViewDelegate]` (`existentialFloor`), `weakArray`
+    /// against the weak-box multicast (`weakBoxMulticast`).
+    static func againstHandWritten(_ byID: [CaseID: ResultRow], _ widths: [Int]) -> [String] {
+        func ratio(_ name: String, _ reference: String, _ width: Int) -> String {
+            guard let row = byID[id(name, .didScroll, width: width, responders: width)],
+                let base = byID[id(reference, .didScroll, width: width, responders: width)],
+                base.nanosecondsPerDelivery > 0
+            else { return "–" }
+            return String(format: "%.2f", row.nanosecondsPerDelivery / base.nanosecondsPerDelivery)
+        }
+        let pairs = [
+            ("existentialArray", "existentialFloor"), ("closureTable", "existentialFloor"),
+            ("lifetimeBoundToOwner", "existentialFloor"), ("weakArray", "weakBoxMulticast"),
+        ]
+        let cells = pairs.map { name, reference in
+            "\(name) \(widths.map { ratio(name, reference, $0) }.joined(separator: " "))"
+        }
+        return [
+            "against the loop an app writes instead (didScroll, ns ÷ its ns, widths "
+                + widths.map(String.init).joined(separator: " / ") + "; weakArray against the weak-box multicast, "
+                + "the others against a `for` loop over [any ScrollViewDelegate]): " + cells.joined(separator: "; ")
+        ]
     }
 
     /// From which width visiting responders only (`closureTable`) beats
@@ -201,5 +240,39 @@ struct FanOutLoop<Target: MessageReceiver>: MessageReceiver {
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         for target in targets { if let view = target.viewForZooming(in: scrollView) { return view } }
         return nil
+    }
+}
+
+/// A weak reference, as hand-written multicast delegates keep them.
+final class WeakBox {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}
+
+/// The hand-written weak multicast delegate: `invoke` loads each box's object and casts it to the protocol.
+struct WeakBoxMulticast: MessageReceiver {
+    let boxes: [WeakBox]
+
+    init(_ boxes: [WeakBox]) { self.boxes = boxes }
+
+    func invoke(_ body: (any ScrollViewDelegate) -> Void) {
+        for box in boxes {
+            if let delegate = box.object as? any ScrollViewDelegate { body(delegate) }
+        }
+    }
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) { invoke { $0.scrollViewDidScroll(scrollView) } }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        invoke { $0.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        var allowed = true
+        invoke { allowed = $0.scrollViewShouldScrollToTop(scrollView) && allowed }
+        return allowed
+    }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        var view: AnyObject?
+        invoke { if view == nil { view = $0.viewForZooming(in: scrollView) } }
+        return view
     }
 }
