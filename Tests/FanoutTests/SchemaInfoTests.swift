@@ -66,6 +66,24 @@ enum MisnumberedSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [first, second] }
 }
 
+/// A key whose `allCases` and `ordinal` agree, but not with the order its cases are declared in, which a delivery
+/// reads (`MessageKey.caseIndex`).
+enum ReorderedMessage: String, MessageKey {
+    case first = "first:"
+    case second = "second:"
+
+    static var allCases: [ReorderedMessage] { [.second, .first] }
+    var ordinal: Int { self == .second ? 0 : 1 }
+}
+
+enum ReorderedSchema: DelegateSchema {
+    typealias Target = any PairTarget
+    typealias Key = ReorderedMessage
+    static var first: Message<Self, Int, Void> { .init(.first) { $0.first($1) } }
+    static var second: Message<Self, Int, Void> { .init(.second) { $0.second($1) } }
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+}
+
 /// Lists both, and visits `first` twice.
 enum VisitingTwiceSchema: PairDescriptors {
     static var messages: [any MessageProtocol<Self>] { [first, second] }
@@ -115,7 +133,7 @@ enum Maker: CaseIterable, Sendable {
 }
 
 enum FaultySchema: String, CaseIterable, Sendable {
-    case omitting, doubling, partlyVisited, visitingTwice, mistyped, empty, misnumbered
+    case omitting, doubling, partlyVisited, visitingTwice, mistyped, empty, misnumbered, reordered
 
     /// What the refusal says.
     var expected: String {
@@ -127,6 +145,8 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .mistyped: "MistypedSchema.visitMessages visits 'second:' as Message<MistypedSchema, String, ()>, but MistypedSchema.messages lists it as Message<MistypedSchema, Int, ()>"
         case .empty: "EmptySchema.messages has no descriptor for 'first:'"
         case .misnumbered: "MisnumberedSchema: MisnumberedMessage.ordinal of 'first:' is 1, not its position in allCases, 0"
+        case .reordered:
+            "ReorderedSchema: 'second:' is declared at index 1 of ReorderedMessage but is at position 0 of allCases"
         }
     }
 
@@ -139,6 +159,7 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .mistyped: maker.make(MistypedSchema.self)
         case .empty: maker.make(EmptySchema.self)
         case .misnumbered: maker.make(MisnumberedSchema.self)
+        case .reordered: maker.make(ReorderedSchema.self)
         }
     }
 }

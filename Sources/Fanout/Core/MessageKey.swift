@@ -58,3 +58,16 @@ extension MessageKey {
         self.init(rawValue: selector)
     }
 }
+
+extension MessageKey {
+    /// ``ordinal``, as a delivery reads it: a one-byte key's case index, loaded in place, so that a key known where a
+    /// message is sent folds into a constant; any other key's `ordinal`. The schema's check proved them equal
+    /// (`SchemaInfo`). Not `ordinal` itself: a call of the requirement is not folded where the key's conformance
+    /// derives it, and costs a witness call per message.
+    @inlinable @inline(__always)
+    internal var caseIndex: Int {
+        if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 { return Int(unsafeBitCast(self, to: UInt8.self)) }
+        if _isPOD(Self.self) && MemoryLayout<Self>.size == 0 { return 0 }
+        return ordinal
+    }
+}

@@ -54,7 +54,7 @@ internal struct MessageSet<Key: MessageKey>: Hashable, Sendable {
 
     @inlinable
     internal static func bit(_ key: Key) -> UInt64 {
-        let ordinal = key.ordinal
+        let ordinal = key.caseIndex
         precondition(ordinal >= 0 && ordinal < 64, "MessageSet holds at most 64 keys")
         return 1 &<< UInt64(ordinal)
     }

@@ -52,7 +52,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal var count: Int { registrations.elements.count }
 
     /// Whether any registered target responds to `key`, in O(1).
-    internal func responds(to key: Schema.Key) -> Bool { responds(toOrdinal: key.ordinal) }
+    internal func responds(to key: Schema.Key) -> Bool { responds(toOrdinal: key.caseIndex) }
 
     internal func responds(toOrdinal ordinal: Int) -> Bool { responderCounts[ordinal] > 0 }
 

@@ -40,6 +40,10 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
                 unless: key.ordinal == position,
                 "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)"
             )
+            refuse(
+                unless: key.caseIndex == position,
+                "\(schema): '\(key.rawValue)' is declared at index \(key.caseIndex) of \(Schema.Key.self) but is at position \(position) of allCases: deliveries read a one-byte key's case index; declare the cases in the order of allCases"
+            )
         }
         var selectors = Set<String>()
         for key in keys {

@@ -40,13 +40,13 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
 
     @usableFromInline
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
-        body(&slots[key.ordinal])
+        body(&slots[key.caseIndex])
     }
 
     /// The list of the message named `key`, if one was made (``ClosureListStorage``).
     @inlinable @inline(__always)
     internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
-        slots[key.ordinal].map(Unmanaged.passUnretained)
+        slots[key.caseIndex].map(Unmanaged.passUnretained)
     }
 
     /// Registers `target` in the list of each message it responds to.

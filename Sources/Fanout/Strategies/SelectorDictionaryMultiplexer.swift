@@ -62,10 +62,10 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     @usableFromInline
     func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
-        body(&handlers[selectors[key.ordinal]])
+        body(&handlers[selectors[key.caseIndex]])
         // A list, once made, stays in `handlers` for the storage's lifetime.
-        if handlersByOrdinal[key.ordinal] == nil {
-            handlersByOrdinal[key.ordinal] = handlers[selectors[key.ordinal]].map(Unmanaged.passUnretained)
+        if handlersByOrdinal[key.caseIndex] == nil {
+            handlersByOrdinal[key.caseIndex] = handlers[selectors[key.caseIndex]].map(Unmanaged.passUnretained)
         }
     }
 
@@ -108,7 +108,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     @inlinable
     @inline(__always)
     internal func handlers(for key: Schema.Key) -> AnyClosureList? {
-        handlers[selectors[key.ordinal]]
+        handlers[selectors[key.caseIndex]]
     }
 
     /// The handlers of the message named `key`, found by its selector, if a list was made (``ClosureListStorage``).
