@@ -126,6 +126,7 @@ extension WeakArrayMultiplexer: ArityObserver where Schema == AritySchema {}
 protocol ArityObservers: ArityObserver {
     associatedtype Observers: _TargetCalling where Observers.Schema == Targets<any ArityObserver>
     var observers: Observers { get }
+    init()
 }
 
 extension ArityObservers {
@@ -157,22 +158,18 @@ final class WeakArrayArityObservers: ArityObservers {
 func makeSchemaFreeObservers(
     _ contender: Contender, _ targets: [any ArityObserver], owner: BehaviorOwner
 ) -> any ArityObserver {
-    switch contender {
-    case .strategy(.existentialArray):
-        let forwarder = ExistentialArrayArityObservers()
+    func filled<Forwarder: ArityObservers>(_ type: Forwarder.Type) -> Forwarder {
+        let forwarder = Forwarder()
         for target in targets { forwarder.observers.add(target) }
         return forwarder
+    }
+    switch contender {
+    case .strategy(.existentialArray): return filled(ExistentialArrayArityObservers.self)
+    case .strategy(.concurrent): return filled(ConcurrentArityObservers.self)
+    case .strategy(.weakArray): return filled(WeakArrayArityObservers.self)
     case .lifetimeBoundToOwner:
         let forwarder = LifetimeBoundArityObservers()
         for target in targets { forwarder.observers.add(target, boundTo: owner) }
-        return forwarder
-    case .strategy(.concurrent):
-        let forwarder = ConcurrentArityObservers()
-        for target in targets { forwarder.observers.add(target) }
-        return forwarder
-    case .strategy(.weakArray):
-        let forwarder = WeakArrayArityObservers()
-        for target in targets { forwarder.observers.add(target) }
         return forwarder
     default:
         preconditionFailure("the schema-free form is measured for \(ArityFamily.schemaFreeStrategies.map(\.name))")
@@ -197,29 +194,13 @@ func makeArityMultiplexer(
     _ contender: Contender, _ targets: [any ArityObserver], owner: BehaviorOwner
 ) -> any ArityObserver {
     switch contender {
-    case .strategy(.existentialArray):
-        let multiplexer = ExistentialArrayMultiplexer<AritySchema>()
+    case .strategy(let strategy):
+        let multiplexer = strategy.makeMultiplexer(for: AritySchema.self)
         for target in targets { multiplexer.add(target) }
-        return multiplexer
-    case .strategy(.closureTable):
-        let multiplexer = ClosureTableMultiplexer<AritySchema>()
-        for target in targets { multiplexer.add(target) }
-        return multiplexer
-    case .strategy(.selectorDictionary):
-        let multiplexer = SelectorDictionaryMultiplexer<AritySchema>()
-        for target in targets { multiplexer.add(target) }
-        return multiplexer
+        return multiplexer as! any ArityObserver  // each strategy's conformance line is above
     case .lifetimeBoundToOwner:
         let multiplexer = LifetimeBoundMultiplexer<AritySchema>()
         for target in targets { multiplexer.add(target, boundTo: owner) }
-        return multiplexer
-    case .strategy(.concurrent):
-        let multiplexer = ConcurrentMultiplexer<AritySchema>()
-        for target in targets { multiplexer.add(target) }
-        return multiplexer
-    case .strategy(.weakArray):
-        let multiplexer = WeakArrayMultiplexer<AritySchema>()
-        for target in targets { multiplexer.add(target) }
         return multiplexer
     default:
         preconditionFailure("arity measures \(ArityFamily.contenders)")
