@@ -17,14 +17,24 @@ static bool tally_top(void *context, void *view) { (void)view; ((tally_context *
 static bool offset_top(void *context, void *view) { (void)view; ((offset_context *)context)->tally += 1; return true; }
 static void *tally_zoom(void *context, void *view) { (void)view; ((tally_context *)context)->tally += 1; return NULL; }
 static void *offset_zoom(void *context, void *view) { (void)view; ((offset_context *)context)->tally += 1; return NULL; }
+static void tally_will_end(void *context, void *view, double velocity, double *target_offset) {
+    (void)view;
+    ((tally_context *)context)->tally += 1;
+    *target_offset = velocity;
+}
+static void offset_will_end(void *context, void *view, double velocity, double *target_offset) {
+    (void)view;
+    ((offset_context *)context)->tally += 1;
+    *target_offset = velocity;
+}
 
 bench_floor_target *bench_floor_make(int count) {
     bench_floor_target *targets = calloc((size_t)count, sizeof(bench_floor_target));
     for (int i = 0; i < count; i++) {
         if (i % 2 == 0) {
-            targets[i] = (bench_floor_target){calloc(1, sizeof(tally_context)), tally_scroll, tally_drag, tally_top, tally_zoom};
+            targets[i] = (bench_floor_target){calloc(1, sizeof(tally_context)), tally_scroll, tally_drag, tally_top, tally_zoom, tally_will_end};
         } else {
-            targets[i] = (bench_floor_target){calloc(1, sizeof(offset_context)), offset_scroll, offset_drag, offset_top, offset_zoom};
+            targets[i] = (bench_floor_target){calloc(1, sizeof(offset_context)), offset_scroll, offset_drag, offset_top, offset_zoom, offset_will_end};
         }
     }
     return targets;
@@ -55,6 +65,11 @@ void *bench_floor_view_for_zooming(const bench_floor_target *targets, int count,
         if (found) return found;
     }
     return NULL;
+}
+
+void bench_floor_will_end_dragging(
+    const bench_floor_target *targets, int count, void *view, double velocity, double *target_offset) {
+    for (int i = 0; i < count; i++) targets[i].will_end_dragging(targets[i].context, view, velocity, target_offset);
 }
 
 static unsigned long bench_floor_counter;

@@ -1,7 +1,7 @@
 import Fanout
 import ScrollViewKit
 
-// The scroll view's four messages, with the glue of Documentation/ReusingForYourProtocol.md written exactly as the
+// The scroll view's five messages, with the glue of Documentation/ReusingForYourProtocol.md written exactly as the
 // guide shows it for a nonisolated protocol in a library: a key without a hand-written `ordinal`, descriptors
 // without the bound form, the one list in `visitMessages`, one method per message. The bench measures it beside
 // ScrollViewKit's hand-tuned glue, so that the numbers a user reads are the numbers a user gets. Nonisolated,
@@ -13,6 +13,7 @@ public protocol GuideScrollViewDelegate: AnyObject {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
     func viewForZooming(in scrollView: ScrollView) -> AnyObject?
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>)
     /// Whether this delegate implements `message`: the analog of `respondsToSelector:`.
     func responds(to message: GuideMessage) -> Bool
 }
@@ -22,6 +23,7 @@ public enum GuideMessage: String, MessageKey {
     case didEndDragging = "scrollViewDidEndDragging:willDecelerate:"
     case shouldScrollToTop = "scrollViewShouldScrollToTop:"
     case viewForZooming = "viewForZoomingInScrollView:"
+    case willEndDragging = "scrollViewWillEndDragging:withVelocity:targetContentOffset:"
 }
 
 public enum GuideSchema: DelegateSchema {
@@ -39,11 +41,15 @@ public enum GuideSchema: DelegateSchema {
     @inlinable public static var viewForZooming: Message<Self, ScrollView, AnyObject?> {
         .init(.viewForZooming) { $0.viewForZooming(in: $1) }
     }
+    @inlinable public static var willEndDragging: Message<Self, (ScrollView, Double, UnsafeMutablePointer<Double>), Void> {
+        .init(.willEndDragging) { $0.scrollViewWillEndDragging($1, withVelocity: $2, targetContentOffset: $3) }
+    }
     @inlinable public static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
         visitor.visit(didScroll)
         visitor.visit(didEndDragging)
         visitor.visit(shouldScrollToTop)
         visitor.visit(viewForZooming)
+        visitor.visit(willEndDragging)
     }
     @inlinable public static func responds(_ target: Target, to key: Key) -> Bool { target.responds(to: key) }
 }
@@ -62,6 +68,10 @@ extension GuideScrollViewDelegate where Self: Delivering, Schema == GuideSchema 
     @inlinable @inline(__always)
     public func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         askUntilAnswered(Schema.viewForZooming, scrollView)
+    }
+    @inlinable @inline(__always)
+    public func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        send(Schema.willEndDragging, scrollView, velocity, targetContentOffset)
     }
 }
 

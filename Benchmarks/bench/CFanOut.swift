@@ -25,6 +25,10 @@ struct CFanOut: MessageReceiver {
         bench_floor_view_for_zooming(targets, count, Unmanaged.passUnretained(scrollView).toOpaque())
             .map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
     }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        bench_floor_will_end_dragging(
+            targets, count, Unmanaged.passUnretained(scrollView).toOpaque(), velocity, targetContentOffset)
+    }
 }
 
 /// The C fan-out with one uncontended atomic increment before each message and one decrement after it: the C floor
@@ -51,5 +55,10 @@ struct CFanOutWithAtomicPair: MessageReceiver {
         bench_floor_increment()
         defer { bench_floor_decrement() }
         return fanOut.viewForZooming(in: scrollView)
+    }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        bench_floor_increment()
+        fanOut.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+        bench_floor_decrement()
     }
 }

@@ -15,7 +15,7 @@ import ScrollViewKit
 /// A full run also counts each cold case's last-level data misses in
 /// callgrind's cache simulation (``CacheMissPass``), reported per delivery.
 enum ColdFamily: BenchmarkFamily {
-    static let contenders = DispatchStrategy.allCases.map(\.rawValue) + ["existentialFloor"]
+    static let contenders = DispatchStrategy.allCases.map(\.rawValue) + ["handWrittenLoop"]
     static let widths = [1, 4, 16, 64, 256, 1024]
     static let samples = 20
 
@@ -66,14 +66,14 @@ enum ColdFamily: BenchmarkFamily {
         }
     }
 
-    /// The hand-written loop over the responders as existentials, scattered too.
+    /// The forwarding class an app writes instead (`HandWrittenForwarder`), over the responders scattered too.
     static func coldFloorCase(width: Int, responders: Int) -> BenchmarkCase {
-        BenchmarkCase(cold: id("cold", "existentialFloor", width: width, responders: responders),
+        BenchmarkCase(cold: id("cold", "handWrittenLoop", width: width, responders: responders),
                       deliveriesPerOperation: responders, samples: samples) {
             let view = ScrollView()
             let (loop, eviction) = Eviction.recording {
                 let fanOut = ScatteredFanOut(width: responders, responders: responders)
-                return (FanOutLoop(targets: fanOut.targets.map { DelegateReceiver(delegate: $0) }), fanOut)
+                return (DelegateReceiver(delegate: HandWrittenForwarder(targets: fanOut.targets)), fanOut)
             }
             return ColdBody(evict: eviction.flush) { withExtendedLifetime(loop.1) { loop.0.scrollViewDidScroll(view) } }
         }

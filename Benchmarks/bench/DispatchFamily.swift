@@ -7,7 +7,7 @@ import GuideGlue
 /// every width × dense and sparse responders, as `dispatch` cases.
 enum DispatchFamily: BenchmarkFamily {
     static let floors = [
-        "floor", "existentialFloor", "weakBoxMulticast", "cFunctionPointer", "cFunctionPointerAtomicPair",
+        "floor", "handWrittenLoop", "weakBoxMulticast", "cFunctionPointer", "cFunctionPointerAtomicPair",
     ]
     static let contenders = Contender.all.map(\.name) + floors
 
@@ -33,7 +33,7 @@ enum DispatchFamily: BenchmarkFamily {
             for width in selection.widths {
                 for responders in responderCounts(width: width) {
                     cases.append(floorCase(message, width: width, responders: responders))
-                    cases.append(existentialFloorCase(message, width: width, responders: responders))
+                    cases.append(handWrittenLoopCase(message, width: width, responders: responders))
                     cases.append(weakBoxMulticastCase(message, width: width, responders: responders))
                     cases.append(cFunctionPointerCase(message, width: width, responders: responders))
                     cases.append(cFunctionPointerCase(message, width: width, responders: responders, atomicPair: true))
@@ -71,23 +71,24 @@ enum DispatchFamily: BenchmarkFamily {
         }
     }
 
-    /// The second floor: a hand-written loop over `[any ScrollViewDelegate]`
-    /// holding the responders (the same two target types as the
-    /// multiplexers), with no multiplexer: what a protocol-existential call
-    /// costs by itself.
-    static func existentialFloorCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
-        BenchmarkCase(id("existentialFloor", message, width: width, responders: responders), deliveriesPerOperation: responders) {
-            let targets = identity((0..<responders).map { DelegateReceiver(delegate: makeTarget($0, responds: true)) })
-            return MessageLoop.body(sending: message, to: FanOutLoop(targets: targets))
+    /// What an app writes instead of a multiplexer: a forwarding class over `var targets: [any ScrollViewDelegate]`
+    /// whose methods are `for target in targets { … }` (`HandWrittenForwarder`), sent to as a `ScrollView` sends
+    /// to its delegate, through the protocol. Its loop retains each target it calls.
+    static func handWrittenLoopCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
+        BenchmarkCase(id("handWrittenLoop", message, width: width, responders: responders), deliveriesPerOperation: responders) {
+            let forwarder = HandWrittenForwarder(targets: (0..<responders).map { makeTarget($0, responds: true) })
+            return MessageLoop.body(sending: message, to: DelegateReceiver(delegate: forwarder))
         }
     }
 
     /// The multicast delegate many iOS codebases write by hand: an array of weak boxes, and `invoke` casting each
-    /// live object to the protocol with `as?` for every message (`WeakBoxMulticast`). What `weakArray` replaces.
+    /// live object to the protocol with `as?` for every message (`WeakBoxMulticast`), sent to through the protocol.
+    /// What `weakArray` replaces.
     static func weakBoxMulticastCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {
         BenchmarkCase(id("weakBoxMulticast", message, width: width, responders: responders), deliveriesPerOperation: responders) {
             let targets = (0..<responders).map { makeTarget($0, responds: true) }
-            let send = MessageLoop.body(sending: message, to: WeakBoxMulticast(targets.map { WeakBox($0) }))
+            let send = MessageLoop.body(
+                sending: message, to: DelegateReceiver(delegate: WeakBoxMulticast(targets.map { WeakBox($0) })))
             return { iterations in withExtendedLifetime(targets) { send(iterations) } }
         }
     }
@@ -171,7 +172,7 @@ enum DispatchFamily: BenchmarkFamily {
     }
 
     /// Each strategy against the loop an app would write instead, didScroll, every target responding: the strong
-    /// strategies against `for target in targets` over `[any ScrollViewDelegate]` (`existentialFloor`), `weakArray`
+    /// strategies against `for target in targets` over `[any ScrollViewDelegate]` (`handWrittenLoop`), `weakArray`
     /// against the weak-box multicast (`weakBoxMulticast`).
     static func againstHandWritten(_ byID: [CaseID: ResultRow], _ widths: [Int]) -> [String] {
         func ratio(_ name: String, _ reference: String, _ width: Int) -> String {
@@ -182,8 +183,8 @@ enum DispatchFamily: BenchmarkFamily {
             return String(format: "%.2f", row.nanosecondsPerDelivery / base.nanosecondsPerDelivery)
         }
         let pairs = [
-            ("existentialArray", "existentialFloor"), ("closureTable", "existentialFloor"),
-            ("lifetimeBoundToOwner", "existentialFloor"), ("weakArray", "weakBoxMulticast"),
+            ("existentialArray", "handWrittenLoop"), ("closureTable", "handWrittenLoop"),
+            ("lifetimeBoundToOwner", "handWrittenLoop"), ("weakArray", "weakBoxMulticast"),
         ]
         let cells = pairs.map { name, reference in
             "\(name) \(widths.map { ratio(name, reference, $0) }.joined(separator: " "))"
@@ -220,6 +221,10 @@ final class FloorTarget {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        tally &+= 1
+        targetContentOffset.pointee = velocity
+    }
 }
 
 extension FloorTarget: MessageReceiver {}
@@ -241,6 +246,11 @@ struct FanOutLoop<Target: MessageReceiver>: MessageReceiver {
         for target in targets { if let view = target.viewForZooming(in: scrollView) { return view } }
         return nil
     }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        for target in targets {
+            target.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+        }
+    }
 }
 
 /// A weak reference, as hand-written multicast delegates keep them.
@@ -249,9 +259,39 @@ final class WeakBox {
     init(_ object: AnyObject) { self.object = object }
 }
 
+/// The forwarding class an app writes by hand: a strong array of targets, and a `for` loop per message.
+final class HandWrittenForwarder: ScrollViewDelegate {
+    var targets: [any ScrollViewDelegate]
+
+    init(targets: [any ScrollViewDelegate]) { self.targets = targets }
+
+    func scrollViewDidScroll(_ scrollView: ScrollView) {
+        for target in targets { target.scrollViewDidScroll(scrollView) }
+    }
+    func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+        for target in targets { target.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate) }
+    }
+    func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
+        var allowed = true
+        for target in targets { allowed = target.scrollViewShouldScrollToTop(scrollView) && allowed }
+        return allowed
+    }
+    func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
+        for target in targets { if let view = target.viewForZooming(in: scrollView) { return view } }
+        return nil
+    }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        for target in targets {
+            target.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+        }
+    }
+}
+
 /// The hand-written weak multicast delegate: `invoke` loads each box's object and casts it to the protocol.
-struct WeakBoxMulticast: MessageReceiver {
-    let boxes: [WeakBox]
+final class WeakBoxMulticast: ScrollViewDelegate {
+    var boxes: [WeakBox]
 
     init(_ boxes: [WeakBox]) { self.boxes = boxes }
 
@@ -274,5 +314,10 @@ struct WeakBoxMulticast: MessageReceiver {
         var view: AnyObject?
         invoke { if view == nil { view = $0.viewForZooming(in: scrollView) } }
         return view
+    }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        invoke { $0.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset) }
     }
 }

@@ -7,7 +7,7 @@ import ScrollViewKit
 /// of `forwardInvocation:`. Compare with the typed `dispatch` rows of
 /// `selectorDictionary` and with `objcForwardInvocation`, in the same run.
 ///
-/// - `forward/selectorDictionary`: the four messages, every width, dense and
+/// - `forward/selectorDictionary`: the five messages, every width, dense and
 ///   sparse. Each message builds its arguments array, as an `NSInvocation` is
 ///   built per message, and `forward` allocates the answers array.
 /// - `forward/argumentsArray`: building the arguments array alone, so that the
@@ -132,5 +132,9 @@ struct ForwardingReceiver: MessageReceiver {
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         forward("viewForZoomingInScrollView:", [scrollView])
         return nil
+    }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        forward(
+            "scrollViewWillEndDragging:withVelocity:targetContentOffset:", [scrollView, velocity, targetContentOffset])
     }
 }

@@ -2,16 +2,18 @@ import Microbench
 import ScrollViewKit
 import GuideGlue
 
-/// What a benchmark loop sends the four messages to: a multiplexer through
+/// What a benchmark loop sends the five messages to: a multiplexer through
 /// its delegate protocol, a hand-written loop, a static fan-out.
 protocol MessageReceiver {
     func scrollViewDidScroll(_ scrollView: ScrollView)
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
     func viewForZooming(in scrollView: ScrollView) -> AnyObject?
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>)
 }
 
-/// The one place the four messages are switched over.
+/// The one place the five messages are switched over.
 enum MessageLoop {
     /// The operation that sends `message` to `receiver` once per iteration,
     /// answers kept from the optimizer. Inlined into each caller, so the loop
@@ -40,6 +42,16 @@ enum MessageLoop {
                 for _ in 0..<iterations where receiver.viewForZooming(in: view) != nil { found += 1 }
                 blackHole(found)
             }
+        case .willEndDragging:
+            // The targets write through the pointer; one buffer for the whole loop, as a view keeps its own.
+            let offset = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+            offset.initialize(to: 0)
+            return { iterations in
+                for _ in 0..<iterations {
+                    receiver.scrollViewWillEndDragging(view, withVelocity: 1, targetContentOffset: offset)
+                }
+                blackHole(offset.pointee)
+            }
         }
     }
 }
@@ -54,6 +66,11 @@ struct DelegateReceiver: MessageReceiver {
     }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { delegate.scrollViewShouldScrollToTop(scrollView) }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { delegate.viewForZooming(in: scrollView) }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        delegate.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+    }
 }
 
 /// A multiplexer with the guide's glue, called through its protocol.
@@ -66,6 +83,11 @@ struct GuideReceiver: MessageReceiver {
     }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { delegate.scrollViewShouldScrollToTop(scrollView) }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { delegate.viewForZooming(in: scrollView) }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        delegate.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+    }
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)

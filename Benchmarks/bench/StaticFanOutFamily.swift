@@ -212,4 +212,8 @@ struct Clobbering<Receiver: MessageReceiver>: MessageReceiver {
         clobberMemory()
         return receiver.viewForZooming(in: scrollView)
     }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        clobberMemory()
+        receiver.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+    }
 }

@@ -25,6 +25,10 @@ extension CountingTarget {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        tally &+= 1
+        targetContentOffset.pointee = velocity
+    }
 }
 
 /// The guide contender's targets: the same behaviour through `GuideScrollViewDelegate`, in two types of their own
@@ -41,6 +45,10 @@ extension GuideCountingTarget {
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) { tally &+= 1 }
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { tally &+= 1; return true }
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? { tally &+= 1; return nil }
+    func scrollViewWillEndDragging(_ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>) {
+        tally &+= 1
+        targetContentOffset.pointee = velocity
+    }
 }
 
 /// The guide contender's first target type: its counter after one spare word.

@@ -229,7 +229,8 @@ public struct BenchOptions: Equatable, Sendable {
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).
           --strategies <a,b,...>  Only these strategies or peers (e.g. existentialArray,floor).
           --widths <1,16,256>     Only these fan-out widths.
-          --messages <m,...>      Only these messages (didScroll, didEndDragging, shouldScrollToTop, viewForZooming).
+          --messages <m,...>      Only these messages (didScroll, didEndDragging, shouldScrollToTop,
+                          viewForZooming, willEndDragging).
           --quick                 A small matrix for smoke runs and CI.
           --samples <n>           Timed samples per case (default 30).
           --rounds <n>            Passes over all cases that the samples are spread across (default 10).

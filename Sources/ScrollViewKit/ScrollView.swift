@@ -56,6 +56,17 @@ public final class ScrollView {
         delegate(for: .didEndDragging)?.scrollViewDidEndDragging(self, willDecelerate: willDecelerate)
     }
 
+    /// Sends `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` with the offset at which deceleration
+    /// would stop, `contentOffset + velocity`, for the delegate to change.
+    ///
+    /// - Returns: The offset the delegate left: where the view will come to rest.
+    public func willEndDragging(withVelocity velocity: Double) -> Double {
+        var target = contentOffset + velocity
+        delegate(for: .willEndDragging)?.scrollViewWillEndDragging(
+            self, withVelocity: velocity, targetContentOffset: &target)
+        return target
+    }
+
     /// Asks `scrollViewShouldScrollToTop(_:)`; when allowed, scrolls to 0,
     /// which sends `scrollViewDidScroll(_:)`.
     ///

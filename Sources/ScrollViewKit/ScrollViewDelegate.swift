@@ -17,6 +17,10 @@ public protocol ScrollViewDelegate: AnyObject {
     func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool
     /// The view to scale when zooming, if any.
     func viewForZooming(in scrollView: ScrollView) -> AnyObject?
+    /// The user is about to lift their finger at `velocity`; deceleration would stop at `targetContentOffset`, which
+    /// the delegate may change by writing through it.
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>)
     /// Whether this delegate implements `message`: the analog of `respondsToSelector:`.
     func responds(to message: ScrollViewMessage) -> Bool
 }
@@ -30,6 +34,10 @@ extension ScrollViewDelegate {
     public func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool { true }
     /// Offers no view.
     public func viewForZooming(in scrollView: ScrollView) -> AnyObject? { nil }
+    /// Leaves the target offset as it is.
+    public func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {}
     /// Responds to every message.
     public func responds(to message: ScrollViewMessage) -> Bool { true }
 }

@@ -7,6 +7,7 @@ public enum ScrollViewMessage: String, CaseIterable, Sendable, MessageKey {
     case didEndDragging = "scrollViewDidEndDragging:willDecelerate:"
     case shouldScrollToTop = "scrollViewShouldScrollToTop:"
     case viewForZooming = "viewForZoomingInScrollView:"
+    case willEndDragging = "scrollViewWillEndDragging:withVelocity:targetContentOffset:"
 
     /// The position of this message in `allCases`.
     ///
@@ -18,6 +19,7 @@ public enum ScrollViewMessage: String, CaseIterable, Sendable, MessageKey {
         case .didEndDragging: 1
         case .shouldScrollToTop: 2
         case .viewForZooming: 3
+        case .willEndDragging: 4
         }
     }
 }

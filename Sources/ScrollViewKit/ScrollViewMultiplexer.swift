@@ -49,6 +49,14 @@ extension ScrollViewDelegate where Self: Delivering, Self.Schema == ScrollViewSc
     public func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         askUntilAnswered(Schema.viewForZooming, scrollView)
     }
+
+    /// Forwards to every responding target, in order: each sees the offset the targets before it left.
+    @inlinable @inline(__always)
+    public func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        send(Schema.willEndDragging, scrollView, velocity, targetContentOffset)
+    }
 }
 
 // Each strategy's multiplexer serves the protocol through the glue above: one line per strategy.

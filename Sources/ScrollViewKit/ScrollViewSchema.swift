@@ -34,13 +34,24 @@ public enum ScrollViewSchema: DelegateSchema {
             .withBoundCall { target in { target.viewForZooming(in: $0) } }
     }
 
-    /// The four messages, each once: the schema's one list of them.
+    /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`: three arguments, sent apart.
+    @inlinable public static var willEndDragging:
+        Message<Self, (ScrollView, Double, UnsafeMutablePointer<Double>), Void>
+    {
+        .init(.willEndDragging) { $0.scrollViewWillEndDragging($1, withVelocity: $2, targetContentOffset: $3) }
+            .withBoundCall { target in
+                { target.scrollViewWillEndDragging($0.0, withVelocity: $0.1, targetContentOffset: $0.2) }
+            }
+    }
+
+    /// The five messages, each once: the schema's one list of them.
     @inlinable
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {
         visitor.visit(didScroll)
         visitor.visit(didEndDragging)
         visitor.visit(shouldScrollToTop)
         visitor.visit(viewForZooming)
+        visitor.visit(willEndDragging)
     }
 
     /// Asks the target itself, as `respondsToSelector:` would.

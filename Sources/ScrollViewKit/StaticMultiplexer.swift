@@ -66,4 +66,15 @@ public struct StaticMultiplexer<each Target: ScrollViewDelegate> {
         }
         return nil
     }
+
+    /// Sends `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` to every target, in order.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        repeat (each targets).scrollViewWillEndDragging(
+            scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+    }
 }

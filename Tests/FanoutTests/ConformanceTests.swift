@@ -140,6 +140,27 @@ struct ConformanceTests {
         expectDeliveries(log, .viewForZooming, [0, 1])
     }
 
+    // MARK: 4b. willEndDragging: three arguments, the last written through
+
+    @Test("willEndDragging reaches every responder in order, each seeing the offset the ones before it wrote",
+          arguments: DispatchStrategy.allCases)
+    func willEndDraggingWritesThrough(strategy: DispatchStrategy) {
+        let multiplexer = strategy.makeMultiplexer(), log = Log()
+        let probes = makeProbes(4, in: multiplexer, log: log) { id in
+            id == 2 ? [.didScroll] : Set(ScrollViewMessage.allCases)
+        }
+        defer { withExtendedLifetime(probes) {} }  // optimized builds may end a lifetime at its last use
+        var offset = 100.0
+        multiplexer.scrollViewWillEndDragging(scrollView, withVelocity: 3, targetContentOffset: &offset)
+        #expect(log.deliveries.map(\.detail) == ["3.0 100.0", "3.0 100.0", "3.0 101.0"])
+        expectDeliveries(log, .willEndDragging, [0, 1, 3])
+        #expect(offset == 104)
+        let view = ScrollView()
+        view.setDelegate(multiplexer)
+        view.scroll(to: 10)
+        #expect(view.willEndDragging(withVelocity: 5) == 19, "15, as the targets 1 and 3 moved it")
+    }
+
     // MARK: 5. Mutation during dispatch
 
     @Test("a target added during a dispatch first receives the next message", arguments: DispatchStrategy.allCases)

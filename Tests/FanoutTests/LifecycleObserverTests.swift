@@ -128,7 +128,7 @@ struct LifecycleObserverTests {
     @Test("the default ordinal finds each key's position")
     func defaultOrdinal() {
         #expect(LifecycleMessage.allCases.map(\.ordinal) == [0, 1])
-        #expect(ScrollViewMessage.allCases.map(\.ordinal) == [0, 1, 2, 3])
+        #expect(ScrollViewMessage.allCases.map(\.ordinal) == [0, 1, 2, 3, 4])
     }
 
     @Test("a fixed group of observers is an observer too, assigned to the property and driven through it")

@@ -31,6 +31,13 @@ struct MessageTests {
         case .viewForZooming:
             answers.append("\(ScrollViewSchema.viewForZooming.invoke(first, view) === view)")
             answers.append("\(ScrollViewSchema.viewForZooming.bound(to: second)(view) === view)")
+        case .willEndDragging:
+            let offsets = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2)
+            defer { offsets.deallocate() }
+            offsets.initialize(repeating: 10)
+            ScrollViewSchema.willEndDragging.invoke(first, (view, 2, offsets.baseAddress!))
+            ScrollViewSchema.willEndDragging.bound(to: second)((view, 2, offsets.baseAddress! + 1))
+            answers += offsets.map { "\($0)" }
         }
         return (viaBody.deliveries, viaBound.deliveries, answers)
     }
@@ -49,6 +56,9 @@ struct MessageTests {
             #expect(boundFalse.first?.detail == "false")
         case .shouldScrollToTop: #expect(answers == ["false", "false"])
         case .viewForZooming: #expect(answers == ["true", "true"])
+        case .willEndDragging:
+            #expect(bound.first?.detail == "2.0 10.0")
+            #expect(answers == ["10.0", "10.0"], "probe 0 adds 0 to what it was given")
         case .didScroll: break
         }
     }

@@ -76,6 +76,16 @@ class Probe: ScrollViewDelegate {
         log.deliveries.append(Delivery(target: id, message: .viewForZooming))
         return zoomAnswer
     }
+
+    /// Records the velocity and the offset it was given, then adds its id to the offset, so that each target's
+    /// record shows what the ones before it wrote.
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        log.deliveries.append(
+            Delivery(target: id, message: .willEndDragging, detail: "\(velocity) \(targetContentOffset.pointee)"))
+        targetContentOffset.pointee += Double(id)
+    }
 }
 
 /// A target that implements nothing and relies on every default.

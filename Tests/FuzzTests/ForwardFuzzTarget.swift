@@ -46,7 +46,7 @@ enum ForwardFuzzTarget {
                 "deliveries \(targets.map(\.deliveries)) for \(message)")
             for (answer, target) in zip(answers, responders) {
                 switch message {
-                case .didScroll, .didEndDragging: findings.check(answer is Void, "answer \(String(describing: answer))")
+                case .didScroll, .didEndDragging, .willEndDragging: findings.check(answer is Void, "answer \(String(describing: answer))")
                 case .shouldScrollToTop: findings.check(answer as? Bool == target.agrees, "answer \(String(describing: answer))")
                 case .viewForZooming:
                     findings.check(
@@ -90,6 +90,7 @@ enum ForwardFuzzTarget {
         switch message {
         case .didScroll, .shouldScrollToTop, .viewForZooming: [ScrollView.self]
         case .didEndDragging: [ScrollView.self, Bool.self]
+        case .willEndDragging: [ScrollView.self, Double.self, UnsafeMutablePointer<Double>.self]
         }
     }
 
@@ -112,10 +113,13 @@ enum ForwardFuzzTarget {
         }
     }
 
+    /// The offset `willEndDragging`'s targets write through, for the whole process.
+    nonisolated(unsafe) static let targetOffset = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+
     /// An argument and its exact dynamic type when that is one a message takes
     /// (`nil` otherwise).
     static func makeArgument(_ input: inout FuzzInput, view: ScrollView) -> (Any, Any.Type?) {
-        switch input.choice(11) {
+        switch input.choice(12) {
         case 0: return (view, ScrollView.self)
         case 1: return (input.flag(), Bool.self)
         case 2: return (Int(input.byte()) - 128, nil)
@@ -123,9 +127,10 @@ enum ForwardFuzzTarget {
         case 4: return (ScrollView?.some(view) as Any, nil)
         case 5: return (ScrollView?.none as Any, nil)
         case 6: return (Bool??.some(.some(input.flag())) as Any, nil)
-        case 7: return (Double(input.byte()) / 3, nil)
+        case 7: return (Double(input.byte()) / 3, Double.self)
         case 8: return ([view, input.flag()] as [Any], nil)
         case 9: return (FuzzTarget(responds: 0, agrees: true, offersView: false), nil)
+        case 10: return (targetOffset, UnsafeMutablePointer<Double>.self)
         default: return (Bool?.some(input.flag()) as Any, nil)
         }
     }
@@ -155,6 +160,12 @@ final class FuzzTarget: ScrollViewDelegate {
     func viewForZooming(in scrollView: ScrollView) -> AnyObject? {
         deliveries += 1
         return offersView ? scrollView : nil
+    }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        deliveries += 1
+        targetContentOffset.pointee = velocity
     }
 }
 

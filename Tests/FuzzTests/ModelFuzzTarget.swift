@@ -78,13 +78,17 @@ struct FuzzProgram {
     /// The top-level steps: actions other than `nothing`.
     var steps: [Action] = []
 
+    /// The bit of a target's first byte that says it responds to the message of each ordinal (0x10, 0x20 and 0x40
+    /// say other things).
+    static let respondsBits: [UInt8] = [0x01, 0x02, 0x04, 0x08, 0x80]
+
     init(_ data: [UInt8]) {
         var input = FuzzInput(data)
         let messages = ScrollViewMessage.allCases
         for _ in 0..<Self.targetCount {
             let bits = input.byte()
             targets.append(TargetSpec(
-                responds: Set(messages.filter { bits & (1 << $0.ordinal) != 0 }), isHolder: bits & 0x10 != 0,
+                responds: Set(messages.filter { bits & Self.respondsBits[$0.ordinal] != 0 }), isHolder: bits & 0x10 != 0,
                 agrees: bits & 0x20 == 0, offersView: bits & 0x40 != 0))
         }
         for _ in 0..<Self.targetCount {
@@ -191,6 +195,11 @@ class ModelTarget: ScrollViewDelegate {
         receive(.viewForZooming)
         return spec.offersView ? scrollView : nil
     }
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Double, targetContentOffset: UnsafeMutablePointer<Double>
+    ) {
+        receive(.willEndDragging)
+    }
 }
 
 final class ModelHolder: ModelTarget, RegistrationHolder {
@@ -264,6 +273,10 @@ final class RealRun {
             case .didEndDragging: multiplexer.scrollViewDidEndDragging(view, willDecelerate: true); answer = 0
             case .shouldScrollToTop: answer = multiplexer.scrollViewShouldScrollToTop(view) ? 1 : 0
             case .viewForZooming: answer = multiplexer.viewForZooming(in: view) == nil ? 0 : 1
+            case .willEndDragging:
+                var offset = 0.0
+                multiplexer.scrollViewWillEndDragging(view, withVelocity: 1, targetContentOffset: &offset)
+                answer = 0
             }
             events.append(.answered(message: message, answer: answer))
         case .add(let id): if let target = held[id] { multiplexer.add(target) }

@@ -42,7 +42,7 @@ def parse_arguments(argv):
     parser.add_argument("--widths", default="1,2,4,8", help="fan-out widths (default 1,2,4,8)")
     parser.add_argument("--strategies", default="existentialArray,lifetimeBoundToOwner,closureTable,selectorDictionary,"
                         "weakArray,concurrent", help="strategies or peers to compare (the C floor is always measured)")
-    parser.add_argument("--messages", default="didScroll,didEndDragging,shouldScrollToTop,viewForZooming",
+    parser.add_argument("--messages", default="didScroll,didEndDragging,shouldScrollToTop,viewForZooming,willEndDragging",
                         help="messages (default: all four)")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build-compare"), help="work folder (default .build-compare/)")
     arguments = parser.parse_args(argv)

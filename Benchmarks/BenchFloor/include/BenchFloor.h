@@ -11,6 +11,7 @@ typedef struct {
     void (*did_end_dragging)(void *context, void *view, bool decelerate);
     bool (*should_scroll_to_top)(void *context, void *view);
     void *(*view_for_zooming)(void *context, void *view);
+    void (*will_end_dragging)(void *context, void *view, double velocity, double *target_offset);
 } bench_floor_target;
 
 /// `count` targets, alternating between two callees of each message that increment a counter (as the Swift
@@ -23,6 +24,8 @@ void bench_floor_did_scroll(const bench_floor_target *targets, int count, void *
 void bench_floor_did_end_dragging(const bench_floor_target *targets, int count, void *view, bool decelerate);
 bool bench_floor_should_scroll_to_top(const bench_floor_target *targets, int count, void *view);
 void *bench_floor_view_for_zooming(const bench_floor_target *targets, int count, void *view);
+void bench_floor_will_end_dragging(
+    const bench_floor_target *targets, int count, void *view, double velocity, double *target_offset);
 
 /// One uncontended atomic increment of a counter, and one decrement: what a retain and a release cost the
 /// runtime, out of line as `swift_retain` and `swift_release` are (sequentially consistent, `lock xadd` on x86-64).
