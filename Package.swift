@@ -10,7 +10,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Fanout", targets: ["Fanout"]),
-        .executable(name: "bench", targets: ["bench"]),
+        // The suite, as `swift run -c release bench`. Every target but the library's is prefixed `Fanout`: SwiftPM
+        // wants a target name unique across a client's whole graph, used or not, and the lab's must not collide.
+        .executable(name: "bench", targets: ["FanoutBench"]),
     ],
     targets: [
         // MARK: - The library
@@ -18,25 +20,32 @@ let package = Package(
         .target(name: "FanoutSupport"),
 
         // MARK: - The worked example: a model of UIKit's scroll view, reusing Fanout from another module
-        .target(name: "ScrollViewKit", dependencies: ["Fanout"]),
+        .target(name: "FanoutScrollViewKit", dependencies: ["Fanout"], path: "Sources/ScrollViewKit"),
 
         // MARK: - The lab: the harness and the suite
-        .target(name: "MicrobenchCounters"),
-        .target(name: "Microbench", dependencies: ["MicrobenchCounters"]),
+        .target(name: "FanoutMicrobenchCounters", path: "Sources/MicrobenchCounters"),
+        .target(name: "FanoutMicrobench", dependencies: ["FanoutMicrobenchCounters"], path: "Sources/Microbench"),
         .executableTarget(
-            name: "bench", dependencies: ["Fanout", "ScrollViewKit", "GuideGlue", "Microbench", "BenchFloor"],
+            name: "FanoutBench",
+            dependencies: [
+                "Fanout", "FanoutScrollViewKit", "FanoutGuideGlue", "FanoutMicrobench", "FanoutBenchFloor",
+            ],
             path: "Benchmarks/bench"),
         // A contender whose glue is written exactly as Documentation/ReusingForYourProtocol.md shows it.
-        .target(name: "GuideGlue", dependencies: ["Fanout", "ScrollViewKit"], path: "Benchmarks/GuideGlue"),
+        .target(name: "FanoutGuideGlue", dependencies: ["Fanout", "FanoutScrollViewKit"], path: "Benchmarks/GuideGlue"),
         // The floor of dynamic dispatch: a C loop over (context, function pointer) pairs.
-        .target(name: "BenchFloor", path: "Benchmarks/BenchFloor"),
+        .target(name: "FanoutBenchFloor", path: "Benchmarks/BenchFloor"),
 
         // MARK: - Tests
-        .testTarget(name: "FanoutTests", dependencies: ["Fanout", "ScrollViewKit"]),
+        .testTarget(name: "FanoutTests", dependencies: ["Fanout", "FanoutScrollViewKit"]),
         // The fuzz targets' harnesses (scripts/fuzz builds them with libFuzzer) and the replay of their corpora.
-        .testTarget(name: "FuzzTests", dependencies: ["Fanout", "ScrollViewKit", "Microbench"], exclude: ["Corpus"]),
+        .testTarget(
+            name: "FanoutFuzzTests", dependencies: ["Fanout", "FanoutScrollViewKit", "FanoutMicrobench"],
+            path: "Tests/FuzzTests", exclude: ["Corpus"]),
         // Optimized even in debug builds, so that a test that makes k runtime calls makes exactly k.
-        .testTarget(name: "MicrobenchTests", dependencies: ["Microbench"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .testTarget(
+            name: "FanoutMicrobenchTests", dependencies: ["FanoutMicrobench"], path: "Tests/MicrobenchTests",
+            swiftSettings: [.unsafeFlags(["-O"])]),
     ],
     swiftLanguageModes: [.v6]
 )

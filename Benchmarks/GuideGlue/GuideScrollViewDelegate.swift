@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 
 // The scroll view's five messages, with the glue of Documentation/ReusingForYourProtocol.md written exactly as the
 // guide shows it for a nonisolated protocol in a library: a key without a hand-written `ordinal`, descriptors

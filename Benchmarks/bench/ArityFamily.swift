@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `arity`: one message of two, three and four arguments (a reference, a value and, for three and four, a pointer a
 /// target may write through, as `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` has), sent with

@@ -1,4 +1,4 @@
-import Microbench
+import FanoutMicrobench
 
 /// A benchmark family: one file that names its cases and the strategies and
 /// peers they measure, declares its charts and writes its lines of the run's

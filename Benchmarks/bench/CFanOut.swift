@@ -1,5 +1,5 @@
-import BenchFloor
-import ScrollViewKit
+import FanoutBenchFloor
+import FanoutScrollViewKit
 
 /// The C fan-out of `BenchFloor`, as the benchmark loops see it. The targets
 /// live as long as the process: a case's state is never torn down.

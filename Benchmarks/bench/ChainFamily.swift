@@ -1,5 +1,5 @@
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `chain`: a delegate chain of `depth` links, each handling `didScroll` and
 /// forwarding to its owner (the MELSortingView design); compare with

@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `cold`: didScroll with the caches cold, as a delegate message arrives
 /// between frames of other work. Targets are scattered among other heap

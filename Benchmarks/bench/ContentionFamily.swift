@@ -1,7 +1,7 @@
 import Dispatch
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// The `contention` scenario: `ConcurrentMultiplexer` at width 64 dispatching
 /// from 1 or 2 threads, with or without a third thread adding and removing a

@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 
 /// The README's "Which strategy should I use?" table, printed by `bench guide [FILE]` from a results CSV: a row per
 /// need with the strategy that meets it, its cost at widths 1 and 4 (the widths screens have, when the run has them)

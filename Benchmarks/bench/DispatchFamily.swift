@@ -1,7 +1,7 @@
 import Fanout
-import Microbench
-import ScrollViewKit
-import GuideGlue
+import FanoutMicrobench
+import FanoutScrollViewKit
+import FanoutGuideGlue
 
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.

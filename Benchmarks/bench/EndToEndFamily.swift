@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `endToEnd`: `ScrollView.scroll(to:)` with the multiplexer as its delegate:
 /// the real call path, `responds(to:)` check included.

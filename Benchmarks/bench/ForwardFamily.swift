@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// Message forwarding: `SelectorDictionaryMultiplexer.forward(_:arguments:)`,
 /// a message named at run time with `[Any]` arguments, the Swift counterpart

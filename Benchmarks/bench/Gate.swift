@@ -1,7 +1,7 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Foundation
-import Microbench
+import FanoutMicrobench
 
 /// Fanout's regression gate (`bench check`, `bench baseline`): which cases it
 /// counts, and the reference of its informational time column. The counting,

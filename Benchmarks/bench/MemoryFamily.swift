@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `memory`: bytes the heap grows by per registered target, after adding
 /// 10 000 targets made beforehand (`heap_bytes_per_unit`); the timed operation

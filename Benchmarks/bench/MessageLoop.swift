@@ -1,6 +1,6 @@
-import Microbench
-import ScrollViewKit
-import GuideGlue
+import FanoutMicrobench
+import FanoutScrollViewKit
+import FanoutGuideGlue
 
 /// What a benchmark loop sends the five messages to: a multiplexer through
 /// its delegate protocol, a hand-written loop, a static fan-out.

@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 
 /// The Objective-C reference peer: `Benchmarks/objc/ForwardingProxy.m`, a
 /// `forwardInvocation:` multiplexer over an `NSArray`, built with gcc and

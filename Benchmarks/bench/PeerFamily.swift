@@ -1,8 +1,8 @@
 import Fanout
 import Foundation
-import Microbench
+import FanoutMicrobench
 import Observation
-import ScrollViewKit
+import FanoutScrollViewKit
 
 /// What a Swift engineer would use instead of a multiplexer, each delivering
 /// the `didScroll` payload to `width` receivers: rows of the `dispatch`

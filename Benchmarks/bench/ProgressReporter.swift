@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 
 /// Runs cases and reports progress on standard error: a live line on a
 /// terminal, a line per case and round otherwise.

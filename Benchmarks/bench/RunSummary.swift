@@ -1,4 +1,4 @@
-import Microbench
+import FanoutMicrobench
 
 /// What a run prints when it is done: one screen (at most ``maximumLines``),
 /// each family's lines in turn, and where the CSV and the charts are.

@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// The targets of a fan-out as an app's heap holds them: each allocated among
 /// other objects (one to seven blocks of 16 to 512 bytes before each target,

@@ -1,5 +1,5 @@
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// Which cases a command line selects.
 struct Selection {

@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `setup`: building a multiplexer of `width` targets (`add`), or building
 /// and tearing it down (`addThenRemove`, removing in registration order); per

@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// Compile-time fan-out: the behaviours' types known where the group is built.
 /// Rows of `dispatch`, widths 1 … 16, every message:

@@ -1,4 +1,4 @@
-import Microbench
+import FanoutMicrobench
 
 /// A small fixed-width text table for the run's summary: a title line, a
 /// header, one row per name; columns right-aligned.

@@ -1,7 +1,7 @@
 import Fanout
-import Microbench
-import ScrollViewKit
-import GuideGlue
+import FanoutMicrobench
+import FanoutScrollViewKit
+import FanoutGuideGlue
 
 // The targets every dispatch case fans out to. Two concrete types, made by a
 // factory the optimizer cannot see through, so that a multiplexer's calls stay

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 
 // A delegate protocol of 64 messages, for showing that finding a message named
 // at run time costs the same whatever the number of messages: its selectors

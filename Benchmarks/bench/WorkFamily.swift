@@ -1,6 +1,6 @@
 import Fanout
-import Microbench
-import ScrollViewKit
+import FanoutMicrobench
+import FanoutScrollViewKit
 
 /// `work` and `workCold`: didScroll to targets whose callback does real work,
 /// about 0, 10 ns, 100 ns, 1 µs and 10 µs of dependent arithmetic in one

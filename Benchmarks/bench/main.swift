@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 
 // `swift run -c release bench [run|list|check|baseline|platform] [options]`, `bench summary|guide [FILE]`: see
 // BenchOptions.usage.

@@ -1,4 +1,4 @@
-import MicrobenchCounters
+import FanoutMicrobenchCounters
 import Synchronization
 
 /// Makes the optimizer assume `value` is used: the measured work that

@@ -1,4 +1,4 @@
-import MicrobenchCounters
+import FanoutMicrobenchCounters
 
 /// Calls counted while a body ran: heap allocations, bytes requested, frees,
 /// and Swift reference-counting calls. `Sources/MicrobenchCounters/Counters.c`

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// A protocol with messages of three and four arguments, one of them a pointer the target writes through, with

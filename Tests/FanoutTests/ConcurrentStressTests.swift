@@ -1,6 +1,6 @@
 import Dispatch
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Foundation
 import Testing
 

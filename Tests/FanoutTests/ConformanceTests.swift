@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// The contract of ``ScrollViewMultiplexer``, written once and run for every

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 // A target let go while a dispatch that began with it is under way: still called in that dispatch, alive through

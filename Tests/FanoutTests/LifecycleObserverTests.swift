@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 // A second delegate protocol, as in "Composing Together View Behaviors in iOS":

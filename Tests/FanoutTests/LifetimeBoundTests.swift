@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// Sends `didScroll` as a scroll view does: from a function of its own. With the whole dispatch inlined into the

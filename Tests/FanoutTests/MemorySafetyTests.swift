@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 // Memory safety and re-entrancy, checked for every strategy and both kinds of

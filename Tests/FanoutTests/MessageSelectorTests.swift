@@ -1,5 +1,5 @@
 @testable import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 @Suite("MessageSelector: a selector hashed once")

@@ -1,5 +1,5 @@
 @testable import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// Which of Fanout's layout-dependent fast paths this build takes

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 // The pinned buffers of the single-threaded strategies: a dispatch iterates the registrations' buffer

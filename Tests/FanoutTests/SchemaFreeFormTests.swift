@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// A protocol with no schema: a 3-argument message, a question every target answers, and an optional answer.

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 // Glue mistakes a schema can make, each refused the same way, in every build, by every way of making a

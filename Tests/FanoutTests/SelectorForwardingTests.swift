@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 @Suite("Dynamic forwarding by selector")
@@ -158,7 +158,7 @@ struct SelectorForwardingTests {
         let error = #expect(throws: ForwardingError.self) {
             try multiplexer.forward("scrollViewDidScroll:", arguments: arguments)
         }
-        #expect(error?.description == "'scrollViewDidScroll:' takes 1 argument (ScrollViewKit.ScrollView), got \(arguments.count)")
+        #expect(error?.description == "'scrollViewDidScroll:' takes 1 argument (FanoutScrollViewKit.ScrollView), got \(arguments.count)")
         #expect(log.deliveries.isEmpty)
     }
 
@@ -174,7 +174,7 @@ struct SelectorForwardingTests {
         let two = #expect(throws: ForwardingError.self) {
             try multiplexer.forward("scrollViewDidEndDragging:willDecelerate:", arguments: [scrollView])
         }
-        #expect(two?.description == "'scrollViewDidEndDragging:willDecelerate:' takes 2 arguments (ScrollViewKit.ScrollView, Swift.Bool), got 1")
+        #expect(two?.description == "'scrollViewDidEndDragging:willDecelerate:' takes 2 arguments (FanoutScrollViewKit.ScrollView, Swift.Bool), got 1")
         #expect(log.deliveries.isEmpty)
     }
 }

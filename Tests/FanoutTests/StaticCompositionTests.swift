@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// The conformance checks that apply to a fixed group, run on the group's

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 import Testing
 
 /// The weak strategies' contract, for plain targets and for

@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 
 /// Fuzz target `forward`: `SelectorDictionaryMultiplexer.forward(_:arguments:)`
 /// with a selector and an argument array built from the bytes: known

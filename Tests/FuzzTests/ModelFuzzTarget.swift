@@ -1,5 +1,5 @@
 import Fanout
-import ScrollViewKit
+import FanoutScrollViewKit
 
 /// Fuzz target `model`: a program read from the bytes (targets that respond to
 /// some messages, what each does inside each callback and in its deinit, then

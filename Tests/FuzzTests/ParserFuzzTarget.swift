@@ -1,4 +1,4 @@
-import Microbench
+import FanoutMicrobench
 
 /// Fuzz target `parsers`: the readers of `bench check`'s baseline and
 /// thresholds files and of the results CSV, fed the bytes as text (the first

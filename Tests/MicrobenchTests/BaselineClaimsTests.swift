@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 import Testing
 
 /// The forwarding and static composition goals the docs state, checked against the committed gate

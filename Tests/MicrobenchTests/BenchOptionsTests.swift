@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 import Testing
 
 @Suite("Command line")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Microbench
+@testable import FanoutMicrobench
 import Testing
 
 @Suite("Cold measurements: eviction, one-operation samples, the cache simulation's dumps")

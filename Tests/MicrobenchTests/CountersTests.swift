@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Microbench
+import FanoutMicrobench
 import Testing
 
 private final class Box {

@@ -1,5 +1,5 @@
 import Foundation
-import Microbench
+import FanoutMicrobench
 import Testing
 
 /// `scripts/merge` and `scripts/compare` on copies of the committed run

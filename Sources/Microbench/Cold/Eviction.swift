@@ -1,5 +1,5 @@
+import FanoutMicrobenchCounters
 import Foundation
-import MicrobenchCounters
 
 /// Puts a case's memory out of every cache level before a cold measurement:
 /// the heap blocks allocated while the case was built are flushed line by

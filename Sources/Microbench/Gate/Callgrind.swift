@@ -1,5 +1,5 @@
+import FanoutMicrobenchCounters
 import Foundation
-import MicrobenchCounters
 
 /// Instruction counts from valgrind's callgrind, isolated with client
 /// requests: the measured process dumps the costs after each region, and

@@ -1,5 +1,5 @@
+import FanoutMicrobenchCounters
 import Foundation
-import MicrobenchCounters
 
 /// The gate's instruction count: one process under `valgrind --tool=callgrind`
 /// runs every case, counting each run of its body on its own; the parent
