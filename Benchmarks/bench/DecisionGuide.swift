@@ -31,12 +31,15 @@ struct DecisionGuide {
     let contention: [ResultRow]
     let file: String
     let commits: [String]
+    /// The CPUs the rows were measured on: every ratio is one CPU's.
+    let cpus: [String]
 
     init(rows: [ResultRow], file: String) {
         self.rows = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         contention = rows.filter { $0.benchmark == "contention" }
         self.file = file
         commits = Array(Set(rows.map(\.metadata.commit))).sorted()
+        cpus = Array(Set(rows.map(\.metadata.cpu))).sorted()
     }
 
     /// The headline width of `rows`: the dense `dispatch` width nearest 64, of at least 16 (the sparse row needs
@@ -139,7 +142,7 @@ struct DecisionGuide {
             + " every target responds; the C floor is"
             + " `cFunctionPointer`, \(Self.format(ns(cFloor), 1)) ns per delivery at width \(width): a C loop over"
             + " (context, function pointer) pairs; printed by `swift run -c release bench guide \(file)` from the run at"
-            + " \(commits.joined(separator: ", ")))"]
+            + " \(commits.joined(separator: ", ")) on \(cpus.joined(separator: ", ")))"]
         return lines
     }
 
