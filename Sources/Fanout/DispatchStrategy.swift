@@ -1,5 +1,5 @@
 /// The ways a multiplexer can store its targets and dispatch to them, for choosing one at run time; compared in
-/// `Documentation/Strategies.md`.
+/// <doc:Strategies>.
 ///
 /// ```swift
 /// for strategy in DispatchStrategy.allCases {
@@ -31,7 +31,7 @@ public enum DispatchStrategy: String, CaseIterable, Sendable {
 
     /// A new, empty multiplexer for `schema`: an instance of ``multiplexerType(for:)``, which conforms to the
     /// delegate protocol where the app declares that strategy's conformance, one line per strategy
-    /// (`Documentation/ReusingForYourProtocol.md`): `multiplexer as? any LifecycleObserver` then succeeds.
+    /// (<doc:ReusingForYourProtocol>): `multiplexer as? any LifecycleObserver` then succeeds.
     public func makeMultiplexer<Schema: DelegateSchema>(for schema: Schema.Type) -> any Multiplexing<Schema> {
         multiplexerType(for: schema).init()
     }

@@ -93,16 +93,17 @@ struct BenchOptionsTests {
 struct PrintingACSVTests {
     static let committed = packageRoot + "/Results/results.csv"
 
-    @Test("bench guide prints the README's table from the committed run, as the README shows it")
-    func guideIsTheREADMEs() throws {
+    @Test("bench guide prints the table of the README and of the documentation's landing page from the committed run",
+          arguments: ["README.md", "Sources/Fanout/Fanout.docc/Fanout.md"])
+    func guideIsTheREADMEs(page: String) throws {
         let result = try runBench(["guide", "Results/results.csv"], in: packageRoot)
         #expect(result.status == 0, "\(result.standardError)")
         let printed = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try #require(readme.firstIndex { $0.hasPrefix("| need | strategy |") })
         let block = Array(readme[start..<min(start + printed.count - 1, readme.count)])
-        #expect(block == Array(printed.dropLast()), "the README's table is not what `bench guide` prints: reprint it")
+        #expect(block == Array(printed.dropLast()), "\(page)'s table is not what `bench guide` prints: reprint it")
         #expect(printed.contains { $0.hasPrefix("| need | strategy | width 1 | width 4 | width 64") })
     }
 

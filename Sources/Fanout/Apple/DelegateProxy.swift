@@ -11,7 +11,7 @@
     ///
     /// Swift has no `forwardInvocation:`, so a subclass declares one `@objc`
     /// method per message, each a line of the schema's glue
-    /// (`Documentation/ReusingForYourProtocol.md`, "UIKit and AppKit delegates"):
+    /// (<doc:ReusingForYourProtocol>, "UIKit and AppKit delegates"):
     ///
     /// ```swift
     /// final class ScrollViewProxy: DelegateProxy {

@@ -16,7 +16,7 @@
 /// }
 /// ```
 ///
-/// The glue, its pitfalls and the optional bound form: `Documentation/ReusingForYourProtocol.md`.
+/// The glue, its pitfalls and the optional bound form: <doc:ReusingForYourProtocol>.
 public protocol DelegateSchema {
     /// The type of a registered target, usually a class-constrained existential such as `any ScrollViewDelegate`.
     associatedtype Target

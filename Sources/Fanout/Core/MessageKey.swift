@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Multiplexers index their tables by ``ordinal``, the key's position in `allCases`
-/// (`Documentation/ReusingForYourProtocol.md`).
+/// (<doc:ReusingForYourProtocol>).
 public protocol MessageKey: RawRepresentable, CaseIterable, Hashable, Sendable
 where RawValue == String {
     /// The position of this key in `allCases`, in `0 ..< 64`; Fanout checks it once per schema, in every build.

@@ -12,7 +12,7 @@
 /// - no target is deallocated while one of its own callbacks runs, whatever the callbacks do;
 /// - `add` reads the target's `responds(to:)` before changing anything: `responds(to:)` may call the multiplexer.
 ///
-/// The semantics in full, and each strategy's cost: `Documentation/Strategies.md`.
+/// The semantics in full, and each strategy's cost: <doc:Strategies>.
 public protocol Multiplexing<Schema>: Delivering {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema
@@ -34,7 +34,7 @@ public protocol Multiplexing<Schema>: Delivering {
     ///
     /// Runs synchronously on the thread that made the change, once it is complete; a change made while a dispatch
     /// is in flight is announced once, after the outermost dispatch returns. ``ConcurrentMultiplexer`` announces
-    /// at once, on the writer's thread. The rules in full: `Documentation/Strategies.md`, "Hosts that cache
+    /// at once, on the writer's thread. The rules in full: <doc:Strategies>, "Hosts that cache
     /// responds-to".
     var respondersDidChange: (() -> Void)? { get set }
 }

@@ -1,6 +1,6 @@
 /// Why a dynamically forwarded message could not be delivered. Every case names the selector and what was
 /// expected, so that the message of a failed `forward(_:arguments:)` call says how to fix it
-/// (`Documentation/Strategies.md`, *selectorDictionary*).
+/// (<doc:Strategies>, *selectorDictionary*).
 public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     /// The protocol has no message with this selector.
     case unrecognizedSelector(String, known: [String])
