@@ -89,6 +89,8 @@ struct OutputTests {
         #expect(decoded?[0]["ns_per_op_median"] as? Double == 872.5)
         #expect(decoded?[0]["host"] as? String == "host, with comma")
         #expect(decoded?[1]["mallocs_per_op"] is NSNull)
+        let keys = json.split(separator: "\n").filter { $0.hasPrefix("    \"") }.prefix(ResultRow.columns.count)
+        #expect(keys.map { $0.split(separator: "\"")[1] }.map(String.init) == ResultRow.columns, "the CSV's column order")
     }
 
     @Test("the table has a header and one line per row")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Human- and machine-readable renderings of result rows for standard output.
 public enum Report {
     /// A fixed-width table: one line per case.
@@ -25,7 +27,8 @@ public enum Report {
         }.joined(separator: "\n") + "\n"
     }
 
-    /// A JSON array with one object per row, keyed by the CSV columns.
+    /// A JSON array with one object per row, keyed by the CSV columns in their order: numbers for the numeric
+    /// columns (`null` when empty), strings for the others. Encoded by `JSONEncoder`.
     public static func json(_ rows: [ResultRow]) -> String {
         let numeric: Set<String> = [
             "width", "responders", "samples", "iterations", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90",
@@ -33,32 +36,23 @@ public enum Report {
             "retains_per_op", "releases_per_op", "spread_mad_over_median", "heap_bytes_per_unit",
             "cache_misses_per_delivery",
         ]
+        // Each key and value is encoded by `JSONEncoder`; the objects are assembled here so that their members keep
+        // the CSV's column order (the encoder's keyed containers do not keep an order on every platform).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        func encoded(_ value: some Encodable) -> String {
+            // Strings and finite doubles always encode.
+            String(decoding: try! encoder.encode(value), as: UTF8.self)
+        }
         let objects = rows.map { row in
             let members = zip(ResultRow.columns, CSV.fields(of: row)).map { column, value in
-                let rendered = numeric.contains(column) ? (value.isEmpty ? "null" : value) : jsonString(value)
-                return "    \(jsonString(column)): \(rendered)"
+                let number = Double(value).flatMap { $0.isFinite ? $0 : nil }  // JSON has no NaN or infinity
+                let rendered = numeric.contains(column) ? number.map(encoded) ?? "null" : encoded(value)
+                return "    \(encoded(column)): \(rendered)"
             }
             return "  {\n" + members.joined(separator: ",\n") + "\n  }"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     public static func fixed(_ value: Double, decimals: Int = 2) -> String {
