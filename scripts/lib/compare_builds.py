@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import results_csv  # noqa: E402
+import results_csv
 
 FLOOR = "cFunctionPointer"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -71,7 +71,7 @@ def executable(spec, work):
     if os.path.sep in spec and os.path.isfile(spec) and os.access(spec, os.X_OK):
         return os.path.abspath(spec), os.path.basename(spec)
     revision = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "--short", f"{spec}^{{commit}}"],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, check=False)
     if revision.returncode != 0:
         fail(f"'{spec}' is neither a bench executable nor a git revision")
     commit = revision.stdout.strip()
@@ -80,12 +80,12 @@ def executable(spec, work):
     if not os.access(binary, os.X_OK):
         if not os.path.isdir(tree):
             result = subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, commit],
-                                    capture_output=True, text=True)
+                                    capture_output=True, text=True, check=False)
             if result.returncode != 0:
                 fail(f"git worktree add {commit}: {result.stderr.strip()}")
         print(f"== building bench at {commit} in {tree}", file=sys.stderr)
         result = subprocess.run(["swift", "build", "-c", "release", "--product", "bench", "--package-path", tree],
-                                stdout=sys.stderr)
+                                stdout=sys.stderr, check=False)
         if result.returncode != 0:
             fail(f"the build of {commit} failed")
     return binary, commit
@@ -94,7 +94,7 @@ def executable(spec, work):
 def head_executable():
     print("== building this checkout's bench (release)", file=sys.stderr)
     if subprocess.run(["swift", "build", "-c", "release", "--product", "bench", "--package-path", ROOT],
-                      stdout=sys.stderr).returncode != 0:
+                      stdout=sys.stderr, check=False).returncode != 0:
         fail("the build of this checkout failed")
     return os.path.join(ROOT, ".build", "release", "bench"), "HEAD (working tree)"
 
@@ -104,7 +104,7 @@ def measure(binary, output, arguments):
     command = [binary, "--no-progress", "--filter", f"^dispatch/({strategies})/",
                "--widths", ",".join(map(str, arguments.widths)), "--messages", ",".join(arguments.messages),
                "--output", output]
-    if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+    if subprocess.run(command, stdout=subprocess.DEVNULL, check=False).returncode != 0:
         fail(f"{binary} failed: {' '.join(command)}")
 
 

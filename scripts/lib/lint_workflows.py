@@ -20,7 +20,7 @@ def expressions(node):
     if isinstance(node, str):
         if node.count("${{") != node.count("}}"):
             yield node, f"unbalanced ${{{{ }}}} in {node!r}"
-        for expression in re.findall(r"\$\{\{(.*?)\}\}", node, re.S):
+        for expression in re.findall(r"\$\{\{(.*?)\}\}", node, re.DOTALL):
             yield expression, None
     elif isinstance(node, dict):
         for key, value in node.items():

@@ -23,7 +23,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 PALETTE = plt.get_cmap("tab20").colors
 MARKERS = "os^Dv<>ph*XP"
@@ -55,7 +55,7 @@ class Styles:
 
     def __call__(self, name):
         index = self.names.index(name) if name in self.names else len(self.names)
-        return dict(color=PALETTE[index % 20], marker=MARKERS[index % len(MARKERS)])
+        return {"color": PALETTE[index % 20], "marker": MARKERS[index % len(MARKERS)]}
 
 
 def footer(fig, rows):
@@ -159,11 +159,11 @@ def ratio_heatmap(rows, spec, style):
     by_key = {(r["strategy"], r["width"]): r["ns_per_delivery"] for r in subset}
     grid = [[by_key.get((n, w), math.nan) / reference[w] for w in widths] for n in names]
     fig, ax = plt.subplots(figsize=(12, 0.45 * len(names) + 2))
-    image = ax.imshow([[math.log10(v) if v == v and v > 0 else math.nan for v in line] for line in grid],
+    image = ax.imshow([[math.log10(v) if not math.isnan(v) and v > 0 else math.nan for v in line] for line in grid],
                       aspect="auto", cmap="magma_r")
     for i, line in enumerate(grid):
         for j, v in enumerate(line):
-            if v == v and v > 0:
+            if not math.isnan(v) and v > 0:
                 ax.text(j, i, f"{v:.1f}×" if v < 10 else f"{v:.0f}×", ha="center", va="center", fontsize=7,
                         color="white" if math.log10(v) > 2 else "black")
     ax.set_xticks(range(len(widths)), [str(w) for w in widths])
@@ -350,7 +350,7 @@ def history(path, pattern):
     import re
     with open(path, newline="") as handle:
         rows = [r for r in csv.DictReader(handle)]
-    commits = sorted(set((int(r["order"]), r["commit"], r["measurement_changed"]) for r in rows))
+    commits = sorted({(int(r["order"]), r["commit"], r["measurement_changed"]) for r in rows})
     index = {commit: i for i, (_, commit, _) in enumerate(commits)}
     chosen = [r for r in rows if r.get("benchmark") and r["instructions_per_op"]
               and re.search(pattern, "/".join(r[k] for k in ("benchmark", "strategy", "message", "width", "responders")))]
@@ -423,7 +423,7 @@ def main(argv):
 def draw_declared(path, out):
     """Draws every chart the CSV at `path` declares (its `.charts.json`) into `out`; returns the declarations, each
     with `drawn` set (False: the CSV has no rows for it). Also the charts of scripts/lib/report.py."""
-    manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
+    manifest = (path.removesuffix(".csv")) + ".charts.json"
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")
     with open(manifest) as handle:

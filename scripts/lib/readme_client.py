@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client_cost import ROOT, write_package  # noqa: E402
+from client_cost import ROOT, write_package
 
 
 def parse_arguments(argv):
@@ -26,7 +26,8 @@ def parse_arguments(argv):
 
 def blocks(path):
     """The README's first ```swift block and the first ```text block after it: (line, text) each."""
-    lines = open(path).read().splitlines()
+    with open(path) as file:
+        lines = file.read().splitlines()
     found, inside, start = [], None, 0
     for number, line in enumerate(lines, 1):
         if inside is not None:
@@ -49,14 +50,14 @@ def main(argv):
     arguments = parse_arguments(argv)
     (source_line, source), (output_line, expected) = blocks(arguments.readme)
     write_package(arguments.work, source, with_fanout=True)
-    build = subprocess.run(["swift", "build", "--package-path", arguments.work], capture_output=True, text=True)
+    build = subprocess.run(["swift", "build", "--package-path", arguments.work], capture_output=True, text=True, check=False)
     if build.returncode != 0:
         print(f"{arguments.readme}:{source_line}: the README's first Swift block does not build as a client:\n"
               f"{build.stdout[-4000:]}{build.stderr[-4000:]}", file=sys.stderr)
         return 1
     binary = subprocess.run(["swift", "build", "--package-path", arguments.work, "--show-bin-path"],
                             capture_output=True, text=True, check=True).stdout.strip()
-    run = subprocess.run([os.path.join(binary, "Client")], capture_output=True, text=True)
+    run = subprocess.run([os.path.join(binary, "Client")], capture_output=True, text=True, check=False)
     if run.returncode != 0 or run.stdout != expected:
         print(f"{arguments.readme}:{output_line}: the program prints what the README does not say "
               f"(exit {run.returncode}):\n--- README\n{expected}--- program\n{run.stdout}{run.stderr}", file=sys.stderr)

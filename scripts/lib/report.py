@@ -33,9 +33,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare  # noqa: E402
-import plot  # noqa: E402
-import results_csv  # noqa: E402
+import compare
+import plot
+import results_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ASSETS = os.path.join(ROOT, "scripts", "report-assets")
@@ -210,7 +210,7 @@ def bench(*arguments):
     """(stdout, None) of `swift run -c release bench ARGUMENTS`, or (None, its error) when the CSV lacks a row it
     needs (exit 1); raises `ReportError` on any other failure, a build's included."""
     done = subprocess.run(["swift", "run", "-c", "release", "bench", *arguments], cwd=ROOT, capture_output=True,
-                          text=True)
+                          text=True, check=False)
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     problem = errors[-1] if errors else f"bench {' '.join(arguments)} exited {done.returncode}"
     if done.returncode == 1:
@@ -224,9 +224,9 @@ def index_page(site, options, rows, specs):
     path = os.path.abspath(options["results"])
     if path.startswith(ROOT + os.sep):
         path = os.path.relpath(path, ROOT)  # as the guide names its source
-    body = ["<p>What it costs to forward one delegate message to many targets, strategy by strategy, from "
+    body = [("<p>What it costs to forward one delegate message to many targets, strategy by strategy, from "
             f"<code>{html.escape(options['results'])}</code> ({len(rows)} rows; <a href='data/results.csv'>the"
-            " CSV</a>). Every table sorts on a click of its header.</p>"]
+            " CSV</a>). Every table sorts on a click of its header.</p>")]
     body.append("<h2>Which strategy should I use?</h2>")
     guide, problem = bench("guide", path)
     if problem:
@@ -372,7 +372,7 @@ def main(argv):
                 results_csv.read(options[name], records=name != "against")
             except results_csv.Malformed as error:
                 results_csv.fail(str(error))
-    manifest = (path[:-4] if path.endswith(".csv") else path) + ".charts.json"
+    manifest = (path.removesuffix(".csv")) + ".charts.json"
     if not os.path.exists(manifest):
         results_csv.fail(f"{manifest}: missing (bench writes it beside the CSV)")
     output = os.path.abspath(options["output"])

@@ -25,7 +25,7 @@ def read(path, records=False):
     records or a baseline (`bench check --records`, Results/baselines/*.csv) are accepted too: a case and its counts,
     no run metadata."""
     try:
-        handle = open(path, newline="")
+        handle = open(path, newline="")  # noqa: SIM115 (closed by the `with` below, after the error is told apart)
     except OSError as error:
         raise Malformed(f"{path}: {error.strerror}") from error
     with handle:
