@@ -25,6 +25,7 @@ The median ratio over all cases is printed too: on this VM a whole run can be 2x
 divides every ratio by it. Prints the 20 largest differences (every case with --all) and a count per verdict. Exits 2
 on bad usage or a malformed file, naming the file and line.
 """
+import argparse
 import math
 import signal
 import statistics
@@ -33,26 +34,14 @@ import sys
 import results_csv
 
 
-def option(arguments, name, default):
-    if name not in arguments:
-        return default
-    index = arguments.index(name)
-    if index + 1 >= len(arguments):
-        print(__doc__, file=sys.stderr)
-        results_csv.fail(f"{name} needs a value")
-    value = arguments.pop(index + 1)
-    arguments.pop(index)
-    return value
-
-
-def number(text, name):
+def nonnegative(text):
+    """An argparse type: a finite number >= 0."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        print(__doc__, file=sys.stderr)
-        results_csv.fail(f"{name} takes a number, got '{text}'")
+        raise argparse.ArgumentTypeError(f"takes a number >= 0, got '{text}'")
     return value
 
 
@@ -105,22 +94,6 @@ def index(path, run, column, records):
     else:
         label = f"{results_csv.run(rows[0])} · commit {rows[0]['commit']}"
     return cases, label
-
-
-def reruns_option(arguments):
-    """The paths after --reruns, up to the next flag."""
-    if "--reruns" not in arguments:
-        return []
-    index = arguments.index("--reruns")
-    end = index + 1
-    while end < len(arguments) and not arguments[end].startswith("-"):
-        end += 1
-    paths = arguments[index + 1:end]
-    del arguments[index:end]
-    if not paths:
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("--reruns needs one or more results CSVs")
-    return paths
 
 
 def between_runs(values):
@@ -224,22 +197,25 @@ def compare(paths, column=None, reference=None, rerun_paths=(), normalize=False,
                       normalize=normalize)
 
 
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="scripts/compare", description=__doc__.split("\n\n", 1)[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs=2, metavar="RUN", help="A.csv and B.csv: two results CSVs or gate records")
+    parser.add_argument("--column", help="the column compared (default ns_per_op_median, or the counts for records)")
+    parser.add_argument("--reference", metavar="STRATEGY", help="compare each case as a ratio to this strategy's")
+    parser.add_argument("--reruns", nargs="+", default=[], metavar="R.csv", help="other runs of A's build")
+    parser.add_argument("--min-ns", type=nonnegative, default=20.0, help="time cases below this in A are left out")
+    parser.add_argument("--count-band", type=nonnegative, default=0.01, help="the band of a count (default 0.01)")
+    parser.add_argument("--normalize", action="store_true", help="divide every ratio by the median ratio")
+    parser.add_argument("--all", action="store_true", help="print every case, not the 20 largest differences")
+    return parser.parse_args(argv)
+
+
 def main(argv):
-    arguments = argv[1:]
-    if "-h" in arguments or "--help" in arguments:
-        print(__doc__)
-        return 0
-    minimum = number(option(arguments, "--min-ns", "20"), "--min-ns")
-    count_band = number(option(arguments, "--count-band", "0.01"), "--count-band")
-    column = option(arguments, "--column", None)
-    reference = option(arguments, "--reference", None)
-    rerun_paths = reruns_option(arguments)
-    normalize = "--normalize" in arguments
-    show_all = "--all" in arguments
-    paths = [a for a in arguments if a not in ("--normalize", "--all")]
-    if len(paths) != 2 or any(p.startswith("-") for p in paths):
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("give exactly two results CSVs (or two sets of gate records), and known flags only")
+    arguments = parse_arguments(argv[1:])
+    paths, column, reference, rerun_paths = arguments.paths, arguments.column, arguments.reference, arguments.reruns
+    normalize, show_all, minimum, count_band = arguments.normalize, arguments.all, arguments.min_ns, arguments.count_band
     result = compare(paths, column, reference, rerun_paths, normalize, minimum, count_band, usage=__doc__)
     pairs = sorted(result.pairs, key=lambda p: magnitude(p[5]), reverse=True)
     what = f"{result.column} ÷ {reference}'s" if reference else result.column

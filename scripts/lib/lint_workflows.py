@@ -8,6 +8,7 @@ usage: lint_workflows.py WORKFLOW.yml ...
 - every job named in `needs` exists, and `needs.<job>` in an expression names one of them.
 Prints `file: job: problem` per problem and exits 1 if there is any. Needs ruamel.yaml (check-jsonschema's).
 """
+import argparse
 import re
 import sys
 
@@ -72,10 +73,10 @@ def lint(path):
     return problems
 
 
-def main(paths):
-    if not paths:
-        print(__doc__, file=sys.stderr)
-        return 2
+def main(argv):
+    parser = argparse.ArgumentParser(prog="lint_workflows.py", description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("paths", nargs="+", metavar="WORKFLOW.yml")
+    paths = parser.parse_args(argv).paths
     problems = [problem for path in paths for problem in lint(path)]
     for problem in problems:
         print(problem)

@@ -9,25 +9,20 @@ two runs. Columns are the union of the inputs' (a column a file lacks is left em
 twice by the same run (same host, cpu, toolchain and timestamp) is an error naming both places. The output is written
 atomically. Exits 2 on bad usage or a malformed input, naming the file and line.
 """
+import argparse
 import sys
 
 import results_csv
 
 
 def main(argv):
-    arguments = argv[1:]
-    if "-h" in arguments or "--help" in arguments:
-        print(__doc__)
-        return 0
-    if "--output" not in arguments or arguments.index("--output") + 1 >= len(arguments):
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("--output <path> is required")
-    index = arguments.index("--output")
-    output = arguments[index + 1]
-    inputs = arguments[:index] + arguments[index + 2:]
-    if not inputs or any(path.startswith("-") for path in inputs):
-        print(__doc__, file=sys.stderr)
-        results_csv.fail("give at least one results CSV to merge, and no other flag")
+    parser = argparse.ArgumentParser(
+        prog="scripts/merge", description=__doc__.split("\n\n", 1)[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="+", metavar="RUN.csv", help="results CSVs to merge")
+    parser.add_argument("--output", required=True, metavar="merged.csv", help="where to write the merged CSV")
+    arguments = parser.parse_args(argv[1:])
+    inputs, output = arguments.inputs, arguments.output
     header, merged, seen, runs = [], [], {}, {}
     for path in inputs:
         try:

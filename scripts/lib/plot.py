@@ -14,6 +14,7 @@ The bench writes, beside each CSV, the charts its benchmark families declare
 parameters. Each kind is a function below; every strategy, message and width
 comes from the CSV's rows, in the order they appear there.
 """
+import argparse
 import csv
 import json
 import math
@@ -377,47 +378,43 @@ def history(path, pattern):
     return fig
 
 
-def usage(problem):
-    print(__doc__, file=sys.stderr)
-    print(f"error: {problem}", file=sys.stderr)
-    sys.exit(2)
-
-
 def main(argv):
-    arguments = argv[1:]
-    if arguments[:1] == ["--history"]:
-        if len(arguments) not in (2, 4) or (len(arguments) == 4 and arguments[2] != "--cases"):
-            usage("--history takes a CSV and optionally --cases REGEX")
-        pattern = arguments[3] if len(arguments) == 4 else r"^dispatch/[^/]+/didScroll/16/16$"
-        out = os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
+    parser = argparse.ArgumentParser(
+        prog="scripts/plot", description=__doc__.split("\n\n", 1)[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv", nargs="?", help="a results CSV (default Results/results.csv)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--compare", metavar="MERGED.csv", help="draw compare.png from a CSV merged by scripts/merge")
+    what.add_argument("--history", metavar="HISTORY.csv", help="draw history.png from scripts/history's CSV")
+    parser.add_argument("--cases", metavar="REGEX", help="with --history: the cases drawn")
+    parser.add_argument("--output-dir", metavar="DIR", help="where to write the charts (default plots/ beside the CSV)")
+    arguments = parser.parse_args(argv[1:])
+    if (arguments.compare or arguments.history) and arguments.csv:
+        parser.error(f"unexpected argument with --compare or --history: {arguments.csv}")
+    if arguments.cases and not arguments.history:
+        parser.error("--cases goes with --history")
+    if arguments.history:
+        if arguments.output_dir:
+            parser.error("--history writes beside its CSV: no --output-dir")
+        pattern = arguments.cases or r"^dispatch/[^/]+/didScroll/16/16$"
+        out = os.path.join(os.path.dirname(os.path.abspath(arguments.history)), "plots")
         os.makedirs(out, exist_ok=True)
-        fig = history(arguments[1], pattern)
+        fig = history(arguments.history, pattern)
         if fig is None:
-            sys.exit(f"{arguments[1]}: no measured rows match {pattern}")
+            sys.exit(f"{arguments.history}: no measured rows match {pattern}")
         save(fig, out, "history")
         return
-    out = None
-    if "--output-dir" in arguments:
-        index = arguments.index("--output-dir")
-        if index + 1 >= len(arguments):
-            usage("--output-dir needs a directory")
-        out = arguments[index + 1]
-        del arguments[index:index + 2]
-    if arguments[:1] == ["--compare"]:
-        if len(arguments) != 2:
-            usage("--compare takes one merged CSV")
-        rows = load(arguments[1])
-        out = out or os.path.join(os.path.dirname(os.path.abspath(arguments[1])), "plots")
+    if arguments.compare:
+        rows = load(arguments.compare)
+        out = arguments.output_dir or os.path.join(os.path.dirname(os.path.abspath(arguments.compare)), "plots")
         os.makedirs(out, exist_ok=True)
         fig = compare_runs(rows)
         if fig is None:
-            sys.exit(f"{arguments[1]}: no dense dispatch didScroll rows to compare")
+            sys.exit(f"{arguments.compare}: no dense dispatch didScroll rows to compare")
         save(fig, out, "compare")
         return
-    if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
-        usage(f"unexpected arguments: {' '.join(arguments)}")
-    path = arguments[0] if arguments else "Results/results.csv"
-    draw_declared(path, out or os.path.join(os.path.dirname(os.path.abspath(path)), "plots"))
+    path = arguments.csv or "Results/results.csv"
+    draw_declared(path, arguments.output_dir or os.path.join(os.path.dirname(os.path.abspath(path)), "plots"))
 
 
 def draw_declared(path, out):

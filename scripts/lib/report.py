@@ -19,6 +19,7 @@ charts) and scripts/lib/compare.py (the verdicts), imported. A table taken from 
 (data-csv, data-slice), so that a check can count its rows.
 Exits 2 on bad arguments or a malformed file (named with its line), 0 when the report is written.
 """
+import argparse
 import contextlib
 import csv
 import html
@@ -44,42 +45,29 @@ METRICS = ("ns_per_delivery", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p9
            "retains_per_op", "releases_per_op", "cache_misses_per_delivery", "heap_bytes_per_unit",
            "spread_mad_over_median", "samples", "iterations")
 HISTORY_SLICE = {"benchmark": "dispatch", "message": "didScroll", "width": "16", "responders": "16"}
-USAGE = __doc__[__doc__.index("usage:"):__doc__.index("\n\n", __doc__.index("usage:"))]
 
 
 def parse(argv):
-    options = {"results": "Results/results.csv", "output": ".build/report", "against": None, "gate": None,
-               "baseline": None, "history": None}
-    flags = {"--output": "output", "--against": "against", "--gate": "gate", "--baseline": "baseline",
-             "--history": "history"}
-    arguments = iter(argv[1:])
-    positional = []
-    for argument in arguments:
-        if argument in ("-h", "--help"):
-            print(__doc__)
-            sys.exit(0)
-        if argument in flags:
-            value = next(arguments, None)
-            if value is None or value.startswith("-"):
-                usage(f"{argument} needs a value")
-            options[flags[argument]] = value
-        elif argument.startswith("-"):
-            usage(f"unknown option '{argument}'")
-        else:
-            positional.append(argument)
-    if len(positional) > 1:
-        usage(f"one results CSV, not {len(positional)}")
-    if positional:
-        options["results"] = positional[0]
+    parser = argparse.ArgumentParser(
+        prog="scripts/report", description=__doc__.split("\n\n", 1)[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="?", default="Results/results.csv", metavar="RESULTS.csv")
+    parser.add_argument("--output", default=".build/report", metavar="DIR")
+    parser.add_argument("--against", metavar="RUN.csv")
+    parser.add_argument("--gate", metavar="RECORDS.csv")
+    parser.add_argument("--baseline", metavar="BASELINE.csv")
+    parser.add_argument("--history", metavar="HISTORY.csv")
+    options = vars(parser.parse_args(argv[1:]))
     if options["gate"] is None and os.path.exists(".build/gate-current.csv"):
         options["gate"] = ".build/gate-current.csv"
     if options["history"] is None and os.path.exists("Results/history.csv"):
         options["history"] = "Results/history.csv"
+    options["usage"] = parser.format_usage()
     return options
 
 
-def usage(problem):
-    print(USAGE, file=sys.stderr)
+def usage(problem, options):
+    print(options["usage"], file=sys.stderr, end="")
     results_csv.fail(problem)
 
 
@@ -364,7 +352,7 @@ def main(argv):
         results_csv.fail(f"{path}: no rows")
     for name in ("against", "gate", "baseline", "history"):
         if options[name] and not os.path.exists(options[name]):
-            usage(f"--{name}: {options[name]}: no such file")
+            usage(f"--{name}: {options[name]}: no such file", options)
     # Every input is read before anything is written: a malformed one is refused, naming its file and line.
     for name in ("against", "gate", "baseline"):
         if options[name]:
