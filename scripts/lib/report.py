@@ -87,8 +87,9 @@ def markdown(lines):
             cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in table
                      if not re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", row.strip())]
             head = "".join(f"<th>{inline(c)}</th>" for c in cells[0])
-            body = "\n".join("<tr>" + "".join(cell(c) for c in row) + "</tr>" for row in cells[1:])
-            out.append(f"<div class='scroll'><table class='sortable'><thead><tr>{head}</tr></thead>"
+            body = "\n".join("<tr>" + "".join(cell(c, label=h) for c, h in zip(row, cells[0])) + "</tr>"
+                              for row in cells[1:])
+            out.append(f"<div class='fit'><table class='sortable'><thead><tr>{head}</tr></thead>"
                        f"<tbody>\n{body}\n</tbody></table></div>")
             table.clear()
         if bullets:
@@ -108,19 +109,22 @@ def markdown(lines):
     return "\n".join(out)
 
 
-def cell(text, value=None):
+def cell(text, value=None, label=None):
+    """A table cell; `label` is its column's name, which a narrow window shows beside it (report.css)."""
     number = re.match(r"^[-+]?[0-9.]+", text) is not None
     attributes = " class='number'" if number else ""
     if value is not None:
         attributes += f" data-value='{value}'"
+    if label is not None:
+        attributes += f" data-label='{html.escape(re.sub(r'[`*]', '', label))}'"
     return f"<td{attributes}>{inline(text)}</td>"
 
 
 def data_table(rows, columns, csv_name, slice_):
     """A table of CSV rows; `slice_` is the filter that selects them from `csv_name` (column -> value)."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = "\n".join("<tr>" + "".join(cell(str(r.get(c, ""))) for c in columns) + "</tr>" for r in rows)
-    return (f"<div class='scroll'><table class='sortable' data-csv='{html.escape(csv_name)}'"
+    body = "\n".join("<tr>" + "".join(cell(str(r.get(c, "")), label=c) for c in columns) + "</tr>" for r in rows)
+    return (f"<div class='fit'><table class='sortable' data-csv='{html.escape(csv_name)}'"
             f" data-slice='{html.escape(json.dumps(slice_))}'><thead><tr>{head}</tr></thead>"
             f"<tbody>\n{body}\n</tbody></table></div>")
 
@@ -227,7 +231,7 @@ def index_page(site, options, rows, specs):
     if problem:
         body.append(f"<p class='muted'>No summary: {html.escape(problem)}.</p>")
     else:
-        body.append(f"<div class='scroll'><pre>{html.escape(summary)}</pre></div>")
+        body.append(f"<div class='fit'><pre>{html.escape(summary)}</pre></div>")
     families = "".join(f"<li><a href='{page(f)}'>{html.escape(f)}</a>: {sum(r['benchmark'] == f for r in rows)}"
                        f" rows, {sum(s.get('drawn') and chart_family(s) == f for s in specs)} charts</li>"
                        for f in site.families)
@@ -257,12 +261,14 @@ def verdict_table(result, metric_column=False):
     head = ["case"] + (["metric"] if metric_column else []) + ["A", "B", "ratio B/A", "band", "verdict"]
     lines = []
     for name, x, y, _, band, ratio, verdict, *metric in result:
-        cells = [cell(name)] + ([cell(metric[0])] if metric_column else []) \
-            + [cell(f"{x:.6g}"), cell(f"{y:.6g}"), cell(f"{ratio:.3f}"), cell(f"{band * 100:.1f} %"),
-               f"<td class='verdict'>{verdict}</td>"]
+        labels = iter(head)
+        cells = [cell(name, label=next(labels))] + ([cell(metric[0], label=next(labels))] if metric_column else []) \
+            + [cell(f"{x:.6g}", label=next(labels)), cell(f"{y:.6g}", label=next(labels)),
+               cell(f"{ratio:.3f}", label=next(labels)), cell(f"{band * 100:.1f} %", label=next(labels)),
+               f"<td class='verdict' data-label='verdict'>{verdict}</td>"]
         lines.append(f"<tr class='{verdict}'>" + "".join(cells) + "</tr>")
     header = "".join(f"<th>{h}</th>" for h in head)
-    return (f"<div class='scroll'><table class='sortable'><thead><tr>{header}</tr></thead>"
+    return (f"<div class='fit'><table class='sortable'><thead><tr>{header}</tr></thead>"
             f"<tbody>\n" + "\n".join(lines) + "\n</tbody></table></div>")
 
 
