@@ -112,18 +112,30 @@ enum DispatchFamily: BenchmarkFamily {
         }
     }
 
+    /// The series of the main charts: the six strategies, the C floor and the two loops apps write instead.
+    static let headline = DispatchStrategy.allCases.map(\.rawValue) + ["cFunctionPointer", "handWrittenLoop", "weakBoxMulticast"]
+    /// The floors, each the reference of a heat map of its own and in no other.
+    static let floorsOfHeatMaps = ["floor", "cFunctionPointer", "cFunctionPointerAtomicPair"]
+
     static let charts = [
-        ChartSpec(file: "delivery-vs-width", kind: "lines-by-message", title: "Cost per delivery vs fan-out width",
-                  parameters: ["benchmark": "dispatch", "y": "ns_per_delivery"]),
+        ChartSpec(file: "delivery-vs-width", kind: "lines-by-message",
+                  title: "Cost per delivery vs fan-out width: the six strategies, the C floor and the loops apps write",
+                  parameters: ["benchmark": "dispatch", "y": "ns_per_delivery", "strategies": headline.joined(separator: ",")]),
+        ChartSpec(file: "delivery-vs-width-variants", kind: "lines-by-message",
+                  title: "Cost per delivery vs fan-out width: glue variants, lifetimeBound's forms, static fan-outs, peers",
+                  parameters: ["benchmark": "dispatch", "y": "ns_per_delivery", "except": headline.joined(separator: ",")]),
         ChartSpec(file: "slowdown-heatmap", kind: "ratio-heatmap",
-                  title: "Slowdown vs the floor (ns per delivery ÷ floor's), didScroll",
-                  parameters: ["benchmark": "dispatch", "message": "didScroll", "reference": "floor"]),
+                  title: "Slowdown vs the inlined floor (ns per delivery ÷ floor's), didScroll",
+                  parameters: ["benchmark": "dispatch", "message": "didScroll", "reference": "floor",
+                               "except": floorsOfHeatMaps.joined(separator: ",")]),
         ChartSpec(file: "slowdown-vs-c-floor", kind: "ratio-heatmap",
                   title: "ns per delivery ÷ the C floor's (cFunctionPointer), didScroll: widths 1–8 are a screen's",
-                  parameters: ["benchmark": "dispatch", "message": "didScroll", "reference": "cFunctionPointer"]),
+                  parameters: ["benchmark": "dispatch", "message": "didScroll", "reference": "cFunctionPointer",
+                               "except": floorsOfHeatMaps.joined(separator: ",")]),
         ChartSpec(file: "counters-width-64", kind: "counters",
                   title: "Allocations and ARC traffic per message (counted in-process; runtime-internal ARC not seen)",
-                  parameters: ["benchmark": "dispatch", "message": "didScroll", "width": "64"]),
+                  parameters: ["benchmark": "dispatch", "message": "didScroll", "width": "64",
+                               "strategies": headline.joined(separator: ",")]),
     ]
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {

@@ -101,22 +101,43 @@ def dense(rows, benchmark):
     return [r for r in rows if r["benchmark"] == benchmark and r["responders"] == r["width"]]
 
 
+def chosen_names(rows, parameters):
+    """The strategies a chart draws, in order: its `strategies` (comma-separated) when it names them, else every
+    strategy of the rows but its `except` ones."""
+    present = ordered(r["strategy"] for r in rows)
+    if parameters.get("strategies"):
+        return [n for n in parameters["strategies"].split(",") if n in present]
+    left_out = set(parameters.get("except", "").split(","))
+    return [n for n in present if n not in left_out]
+
+
+def distinct(names):
+    """One colour of ten and one marker each, for a chart of at most ten series (`Styles` beyond that)."""
+    colours = plt.get_cmap("tab10").colors
+    return {n: {"color": colours[i % 10], "marker": MARKERS[i % len(MARKERS)]} for i, n in enumerate(names)}
+
+
 def lines_by_message(rows, spec, style):
-    """One panel per message: y against fan-out width, one line per strategy."""
+    """One panel per message: y against fan-out width, one line per strategy the chart draws (`chosen_names`)."""
     subset = dense(rows, spec["parameters"]["benchmark"])
+    names = chosen_names(subset, spec["parameters"])
+    subset = [r for r in subset if r["strategy"] in names]
+    styles = distinct(names) if len(names) <= 10 else {n: style(n) for n in names}
     y = spec["parameters"].get("y", "ns_per_delivery")
     messages = ordered(r["message"] for r in subset)
     if not messages:
         return None
     columns = 2 if len(messages) > 1 else 1
-    fig, axes = plt.subplots(math.ceil(len(messages) / columns), columns, figsize=(12, 4.25 * math.ceil(len(messages) / columns)),
-                             sharex=True, squeeze=False)
+    panel_rows = math.ceil(len(messages) / columns)
+    fig, axes = plt.subplots(panel_rows, columns, figsize=(12, 4.25 * panel_rows), sharex=True, squeeze=False)
     for ax, message in zip(axes.flat, messages):
-        for name in ordered(r["strategy"] for r in subset if r["message"] == message):
+        for name in names:
             points = sorted((r["width"], r[y]) for r in subset if r["strategy"] == name and r["message"] == message)
             if len(points) > 1:
-                ax.plot(*zip(*points), label=name, **style(name))
+                ax.plot(*zip(*points), label=name, **styles[name])
         log_axes(ax, "fan-out width (targets, all responding)", f"{y.replace('_', ' ')} (median)", message, 7)
+    for ax in list(axes.flat)[len(messages):]:
+        ax.set_visible(False)
     shared_legend(fig, axes)
     return fig
 
@@ -129,22 +150,22 @@ def counters(rows, spec, style):
     subset = [r for r in subset if r["mallocs_per_op"] != ""]
     if not subset:
         return None
-    names = ordered(r["strategy"] for r in subset)
+    names = chosen_names(subset, p)
     by_name = {r["strategy"]: r for r in subset}
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    # Horizontal bars, one row per strategy: the names and the counts each have a line of their own.
+    fig, axes = plt.subplots(1, 2, figsize=(12, 0.38 * len(names) + 1.6), sharey=True)
     panels = [("mallocs per message", ("mallocs_per_op",)),
               ("retains + releases per message", ("retains_per_op", "releases_per_op"))]
     for ax, (title, keys) in zip(axes, panels):
         values = [sum(float(by_name[n][k]) for k in keys) for n in names]
-        bars = ax.bar(names, values, color=[style(n)["color"] for n in names], label=title)
-        ax.bar_label(bars, labels=[f"{v:g}" for v in values], fontsize=7)
-        ax.set_yscale("symlog", linthresh=1)
-        ax.set_ylim(0, max(values + [1]) * 4)  # headroom for the bar labels
-        ax.set_ylabel(f"{title} (count)")
-        ax.set_xlabel("strategy or peer")
+        bars = ax.barh(names, values, color=[style(n)["color"] for n in names])
+        ax.bar_label(bars, labels=[f"{v:g}" for v in values], fontsize=8, padding=3)
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlim(0, max(values + [1]) * 6)  # room for the labels after the longest bar
+        ax.invert_yaxis()
+        ax.set_xlabel(f"{title} (count, symmetric log)")
         ax.set_title(f"{title}, {p['message']}, width {p['width']}")
-        ax.tick_params(axis="x", rotation=30)
-        ax.legend(fontsize=7)
+        ax.grid(True, axis="x", alpha=0.3)
     return fig
 
 
@@ -156,7 +177,7 @@ def ratio_heatmap(rows, spec, style):
     if not reference:
         return None
     widths = sorted(reference)
-    names = [n for n in ordered(r["strategy"] for r in subset) if n != p["reference"]]
+    names = [n for n in chosen_names(subset, p) if n != p["reference"]]
     by_key = {(r["strategy"], r["width"]): r["ns_per_delivery"] for r in subset}
     grid = [[by_key.get((n, w), math.nan) / reference[w] for w in widths] for n in names]
     fig, ax = plt.subplots(figsize=(12, 0.45 * len(names) + 2))
@@ -171,9 +192,12 @@ def ratio_heatmap(rows, spec, style):
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("fan-out width (targets, all responding)")
     ax.set_ylabel("strategy or peer")
-    fig.colorbar(image, ax=ax, label="log10(ratio ×)")
-    ax.plot([], [], " ", label=f"cell: median ns/delivery ÷ {p['reference']}'s")
-    ax.legend(loc="upper right", fontsize=7, framealpha=0.8)
+    ticks = [t for t in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)]
+    bar = fig.colorbar(image, ax=ax, label=f"ratio to {p['reference']} (log scale)")
+    low, high = image.get_clim()
+    shown = [t for t in ticks if low <= math.log10(t) <= high] or [1]
+    bar.set_ticks([math.log10(t) for t in shown], labels=[f"{t:g}×" for t in shown])
+    ax.set_title(f"each cell: median ns per delivery ÷ {p['reference']}'s at the same width", fontsize=9)
     return fig
 
 
@@ -357,7 +381,8 @@ def history(path, pattern):
               and re.search(pattern, "/".join(r[k] for k in ("benchmark", "strategy", "message", "width", "responders")))]
     if not chosen:
         return None
-    fig, ax = plt.subplots(figsize=(max(10, 0.32 * len(commits) + 4), 6))
+    # At most about 60 commit labels across a 14-inch chart: every n-th commit is labelled.
+    fig, ax = plt.subplots(figsize=(14, 6))
     names = ordered("/".join(r[k] for k in ("strategy", "message", "width", "responders")) for r in chosen)
     for n, name in enumerate(names):
         points = sorted((index[r["commit"]], float(r["instructions_per_op"])) for r in chosen
@@ -367,13 +392,14 @@ def history(path, pattern):
         if changed:
             ax.axvline(i, color="0.5", linestyle="--", linewidth=0.8)
     ax.set_yscale("log")
-    ax.set_xticks(range(len(commits)))
-    ax.set_xticklabels([commit[:7] for _, commit, _ in commits], rotation=90, fontsize=7)
+    step = max(1, math.ceil(len(commits) / 60))
+    ax.set_xticks(range(0, len(commits), step))
+    ax.set_xticklabels([commit[:7] for _, commit, _ in commits][::step], rotation=90, fontsize=7)
     ax.set_ylabel("instructions per message (gate, callgrind)")
     ax.set_xlabel("commit (dashed: the commit changed the gate's own measurement)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    ax.set_title(f"The gate's counts over the history: {pattern}")
+    ax.set_title(f"Instructions per message, commit by commit ({len(names)} gate cases, {len(commits)} commits)")
     fig.shared_legend = True
     return fig
 
