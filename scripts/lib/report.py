@@ -137,7 +137,9 @@ class Site:
 
     def write(self, name, title, body):
         nav = [("index.html", "Summary")] + [(page(f), f) for f in self.families] \
-            + [("compare.html", "Comparison"), ("history.html", "History")]
+            + [("compare.html", "Comparison"), ("history.html", "History"),
+               # The documentation, published beside the report (/Fanout/ and /Fanout/report/).
+               ("/Fanout/documentation/fanout/", "Documentation")]
         links = "".join(f"<li><a href='{href}'>{html.escape(label)}</a></li>" for href, label in nav)
         runs = "; ".join(f"{html.escape(results_csv.run(r))}, commit <code>{html.escape(r['commit'])}</code>,"
                          f" {html.escape(r['timestamp'])}" for r in self.runs)
