@@ -97,6 +97,27 @@ final class RunComparisonTests {
         #expect(counts.slower == 0 && counts.faster == 0 && counts.same > 250)
     }
 
+    @Test("agreement: a run agrees with itself on every published cell; a run twice as slow with one cell 8 % off agrees on the rest")
+    func agreementOfThePublishedCells() throws {
+        let same = try script("compare", [Self.run, Self.run, "--agreement"])
+        #expect(same.status == 0, "\(same.standardError)")
+        #expect(same.standardOutput.contains("100 % agree within ±5 %, 100 % within ±10 %; 0 beyond ±5 %"),
+                "\(same.standardOutput)")
+        let changed = "dispatch/existentialArray/didScroll/1/1"
+        // Every time doubled, the changed cell's by 2 × 1.08: its ratio to the C floor is 8 % off, the others' not.
+        let other = try rewrite(Self.run, as: "slower.csv") { row in
+            let factor = Self.caseName(row) == changed ? 2 * 1.08 : 2
+            for column in ["ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery"] {
+                if let value = row[column].flatMap(Double.init) { row[column] = String(value * factor) }
+            }
+        }
+        let result = try script("compare", [Self.run, other, "--agreement"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("within ±5 %") && $0.hasSuffix("; 1 beyond ±5 %:") }, "\(lines)")
+        #expect(lines.contains { $0.contains("1.080  \(changed):") && !$0.contains("beyond ±10 %") }, "\(lines)")
+    }
+
     @Test("a case with 5 % more instructions is flagged, and only that case")
     func instructionChangeIsFlagged() throws {
         let changed = "dispatch/closureTable/didScroll/16/16"

@@ -3,6 +3,7 @@
 
 usage: scripts/compare A.csv B.csv [--column C] [--reference STRATEGY] [--reruns R.csv ...] [--min-ns 20]
                           [--count-band 0.01] [--normalize] [--all]
+       scripts/compare A.csv B.csv --agreement
 
 A and B are two results CSVs (`bench` runs) or two sets of the gate's counts (`bench check --records`, a baseline).
 For every case in both: ratio = B / A of --column, and a verdict, `slower` (more), `faster` (fewer) or `same`:
@@ -20,6 +21,12 @@ For every case in both: ratio = B / A of --column, and a verdict, `slower` (more
   case's value over A and the reruns (the standard deviation of its logarithm);
 - a count (mallocs_per_op, retains_per_op, releases_per_op, instructions_per_op; the default for gate records): the
   counts are deterministic, so the band is --count-band (1 %); a count that was 0 and is not is `slower`.
+
+With --agreement, the published cells only (the dispatch cases every reader sees: the six strategies, the two
+lifetimeBound forms, the floor and the two hand-written loops, every message, every target responding, at widths 1, 4
+and 64), each as its ratio to the same run's C floor, whatever its time (--min-ns 0): the share of cells whose ratio
+agrees between A and B within ±5 % and within ±10 %, and every cell beyond ±5 %. A number to state beside a
+published ratio: how far a second run of the same build moves it.
 
 The median ratio over all cases is printed too: on this VM a whole run can be 2x slower than another, so --normalize
 divides every ratio by it. Prints the 20 largest differences (every case with --all) and a count per verdict. Exits 2
@@ -197,6 +204,28 @@ def compare(paths, column=None, reference=None, rerun_paths=(), normalize=False,
                       normalize=normalize)
 
 
+PUBLISHED_WIDTHS = (1, 4, 64)
+PUBLISHED_STRATEGIES = ("existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound",
+                        "concurrent", "lifetimeBoundToOwner", "floor", "handWrittenLoop", "weakBoxMulticast")
+
+
+def agreement(result, widths=PUBLISHED_WIDTHS, strategies=PUBLISHED_STRATEGIES):
+    """The published cells of a comparison made with a reference (every strategy and floor of `strategies`, every
+    message, dense, at `widths`): (cells, share within ±5 %, share within ±10 %, the cells beyond ±5 %, largest
+    difference first). A cell's ratio is B's ratio to B's reference over A's to A's: what a reader of either run
+    would conclude about the strategy against the floor."""
+    cells = []
+    for pair in result.pairs:
+        benchmark, strategy, _, width, responders = pair[0].split("/")
+        if benchmark == "dispatch" and strategy in strategies and width == responders and int(width) in widths:
+            cells.append(pair)
+    if not cells:
+        return 0, 0.0, 0.0, []
+    within = [sum(abs(p[3] - 1) <= band for p in cells) / len(cells) for band in (0.05, 0.10)]
+    beyond = sorted((p for p in cells if abs(p[3] - 1) > 0.05), key=lambda p: magnitude(p[3]), reverse=True)
+    return len(cells), within[0], within[1], beyond
+
+
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="scripts/compare", description=__doc__.split("\n\n", 1)[0],
@@ -209,7 +238,17 @@ def parse_arguments(argv):
     parser.add_argument("--count-band", type=nonnegative, default=0.01, help="the band of a count (default 0.01)")
     parser.add_argument("--normalize", action="store_true", help="divide every ratio by the median ratio")
     parser.add_argument("--all", action="store_true", help="print every case, not the 20 largest differences")
-    return parser.parse_args(argv)
+    parser.add_argument("--agreement", action="store_true",
+                        help="the published cells' agreement: each case's ratio to the same run's C floor "
+                             "(--reference cFunctionPointer unless given, --min-ns 0), the share within ±5 %% and "
+                             "±10 %%, and every cell beyond ±5 %%")
+    arguments = parser.parse_args(argv)
+    if arguments.agreement:
+        if arguments.column and arguments.column in results_csv.COUNTS:
+            parser.error("--agreement compares times, not counts")
+        arguments.reference = arguments.reference or "cFunctionPointer"
+        arguments.min_ns = 0.0
+    return arguments
 
 
 def main(argv):
@@ -217,6 +256,17 @@ def main(argv):
     paths, column, reference, rerun_paths = arguments.paths, arguments.column, arguments.reference, arguments.reruns
     normalize, show_all, minimum, count_band = arguments.normalize, arguments.all, arguments.min_ns, arguments.count_band
     result = compare(paths, column, reference, rerun_paths, normalize, minimum, count_band, usage=__doc__)
+    if arguments.agreement:
+        cells, within5, within10, beyond = agreement(result)
+        print(f"published cells (dispatch, every target responding, widths {', '.join(map(str, PUBLISHED_WIDTHS))}; "
+              f"{', '.join(PUBLISHED_STRATEGIES)}), each as its ratio to the same run's {reference}:")
+        print(f"A: {result.label_a}")
+        print(f"B: {result.label_b}")
+        print(f"{cells} cells: {within5 * 100:.0f} % agree within ±5 %, {within10 * 100:.0f} % within ±10 %; "
+              f"{len(beyond)} beyond ±5 %:")
+        for name, x, y, ratio, *_ in beyond:
+            print(f"{ratio:7.3f}  {name}: {x:.3f} -> {y:.3f}{'  (beyond ±10 %)' if abs(ratio - 1) > 0.10 else ''}")
+        return 0
     pairs = sorted(result.pairs, key=lambda p: magnitude(p[5]), reverse=True)
     what = f"{result.column} ÷ {reference}'s" if reference else result.column
     print(f"{'ratio':>7} {'band':>6}  verdict  case: A -> B ({what})")
