@@ -35,6 +35,11 @@ let package = Package(
         .target(name: "FanoutGuideGlue", dependencies: ["Fanout", "FanoutScrollViewKit"], path: "Benchmarks/GuideGlue"),
         // The floor of dynamic dispatch: a C loop over (context, function pointer) pairs.
         .target(name: "FanoutBenchFloor", path: "Benchmarks/BenchFloor"),
+        // A second, independent harness for the headline cells, with its own C loop (scripts/second-harness).
+        .executableTarget(
+            name: "FanoutSecondHarness", dependencies: ["Fanout", "FanoutSecondHarnessFloor"],
+            path: "Benchmarks/SecondHarness"),
+        .target(name: "FanoutSecondHarnessFloor", path: "Benchmarks/SecondHarnessFloor"),
 
         // MARK: - Tests
         .testTarget(name: "FanoutTests", dependencies: ["Fanout", "FanoutScrollViewKit"]),

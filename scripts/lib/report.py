@@ -4,7 +4,7 @@ benchmark family with its charts and a table that sorts on a click, the comparis
 with another run, and the history chart. It works offline from the folder it is written to: no CDN, no server.
 
 usage: scripts/report [RESULTS.csv] [--output DIR] [--against RUN.csv] [--gate RECORDS.csv] [--baseline BASELINE.csv]
-                      [--history HISTORY.csv]
+                      [--history HISTORY.csv] [--second-harness HARNESS.csv]
 
 RESULTS.csv      the run to report (default Results/results.csv, with its .charts.json beside it).
 --output DIR     where to write it (default .build/report); the folder is replaced whole, atomically.
@@ -12,6 +12,9 @@ RESULTS.csv      the run to report (default Results/results.csv, with its .chart
 --gate RECORDS   the gate's counts of this tree (default .build/gate-current.csv, which `bench check` writes, when it
                  exists), compared with --baseline (default Results/baselines/<os>-<arch>-<swift version>.csv).
 --history CSV    scripts/history's CSV (default Results/history.csv, when it exists): the history chart.
+--second-harness CSV
+                 scripts/second-harness's output (default .build/second-harness.csv, when it exists): how the
+                 headline cells timed by a second, independent harness agree with this run.
 
 Every table and chart is drawn by the code that prints and plots them elsewhere: `bench guide` (the decision guide)
 and `bench summary` (the one-screen summary), run through `swift run -c release bench`; scripts/lib/plot.py (the
@@ -37,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare
 import plot
 import results_csv
+import second_harness
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ASSETS = os.path.join(ROOT, "scripts", "report-assets")
@@ -57,7 +61,10 @@ def parse(argv):
     parser.add_argument("--gate", metavar="RECORDS.csv")
     parser.add_argument("--baseline", metavar="BASELINE.csv")
     parser.add_argument("--history", metavar="HISTORY.csv")
+    parser.add_argument("--second-harness", metavar="HARNESS.csv")
     options = vars(parser.parse_args(argv[1:]))
+    if options["second_harness"] is None and os.path.exists(".build/second-harness.csv"):
+        options["second_harness"] = ".build/second-harness.csv"
     if options["gate"] is None and os.path.exists(".build/gate-current.csv"):
         options["gate"] = ".build/gate-current.csv"
     if options["history"] is None and os.path.exists("Results/history.csv"):
@@ -234,6 +241,7 @@ def index_page(site, options, rows, specs):
         body.append(f"<p class='muted'>No summary: {html.escape(problem)}.</p>")
     else:
         body.append(f"<div class='fit'><pre>{html.escape(summary)}</pre></div>")
+    body += second_harness_section(options, options["results"])
     families = "".join(f"<li><a href='{page(f)}'>{html.escape(f)}</a>: {sum(r['benchmark'] == f for r in rows)}"
                        f" rows, {sum(s.get('drawn') and chart_family(s) == f for s in specs)} charts</li>"
                        for f in site.families)
@@ -241,6 +249,30 @@ def index_page(site, options, rows, specs):
                 "<p><a href='compare.html'>The comparison</a> with the committed baseline and with another run;"
                 " <a href='history.html'>the history</a> of the gate's counts.</p>")
     site.write("index.html", "Fanout: which dispatch strategy, at what cost", "\n".join(body))
+
+
+def second_harness_section(options, results):
+    """The second harness's agreement with this run (scripts/second-harness), when its CSV is given or exists."""
+    if not options["second_harness"]:
+        return []
+    try:
+        rows, title, _ = second_harness.agreement(options["second_harness"], results)
+    except (OSError, results_csv.Malformed) as error:
+        return [f"<h2>A second harness</h2><p class='muted'>Not compared: {html.escape(str(error))}.</p>"]
+    head = ["strategy", "width", "second harness ÷ its C loop", "this run ÷ cFunctionPointer", "harness ÷ run"]
+    body = "\n".join("<tr>" + cell(strategy, label=head[0]) + cell(str(width), label=head[1])
+                     + cell(f"{mine:.2f}", label=head[2]) + cell(f"{theirs:.2f}", label=head[3])
+                     + cell(f"{quotient:.2f}", label=head[4]) + "</tr>"
+                     for strategy, width, mine, theirs, quotient in rows)
+    agree = sum(abs(q - 1) <= second_harness.BAND for *_, q in rows)
+    header = "".join(f"<th>{h}</th>" for h in head)
+    return ["<h2>A second harness</h2>",
+            (f"<p>The headline cells timed again by <code>scripts/second-harness</code>, which shares no code with"
+             f" the suite ({html.escape(title)}), against this run's {second_harness.MESSAGE}: {agree} of {len(rows)}"
+             f" cells agree within ±{second_harness.BAND:.0%}. A cell that disagrees is one of the two runs' slowed"
+             f" cases or a difference to explain.</p>"),
+            (f"<div class='fit'><table class='sortable'><thead><tr>{header}</tr></thead><tbody>\n{body}\n"
+             "</tbody></table></div>")]
 
 
 def chart_family(spec):
