@@ -19,7 +19,9 @@ enum ArityFamily: BenchmarkFamily {
     ]
     static let schemaFreeSuffix = "SchemaFree"
     static let contenders = strategies.map(\.name) + schemaFreeStrategies.map { $0.name + schemaFreeSuffix }
-    static let messages = ["twoArguments", "threeArguments", "fourArguments"]
+    /// `twoValues` is `twoArguments` without the reference: the schema-free form copies a target around its call only
+    /// when a reference is among the arguments (the notebook's section 55), which these two cases show side by side.
+    static let messages = ["twoArguments", "threeArguments", "fourArguments", "twoValues"]
 
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         guard selection.includesDidScroll else { return [] }
@@ -55,6 +57,8 @@ enum ArityFamily: BenchmarkFamily {
             switch message {
             case "twoArguments":
                 send = { iterations in for _ in 0..<iterations { observer.moved(view, by: 1) } }
+            case "twoValues":
+                send = { iterations in for _ in 0..<iterations { observer.scrolled(by: 1, animated: true) } }
             case "threeArguments":
                 send = { iterations in
                     for _ in 0..<iterations { observer.willEnd(view, velocity: 1, target: &offset) }
@@ -76,12 +80,14 @@ protocol ArityObserver: AnyObject {
     func moved(_ view: ScrollView, by distance: Double)
     func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>)
     func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool)
+    func scrolled(by distance: Double, animated: Bool)
 }
 
 enum ArityMessage: String, MessageKey {
     case moved = "moved:by:"
     case willEnd = "willEnd:velocity:target:"
     case willEndAnimated = "willEnd:velocity:target:animated:"
+    case scrolled = "scrolledBy:animated:"
 }
 
 /// The schema, glued as the guide teaches: a key, a descriptor and a `visitMessages` line per message.
@@ -96,10 +102,14 @@ enum AritySchema: DelegateSchema {
     static var willEndAnimated: Message<Self, (ScrollView, Double, UnsafeMutablePointer<Double>, Bool), Void> {
         .init(.willEndAnimated) { $0.willEnd($1, velocity: $2, target: $3, animated: $4) }
     }
+    @inlinable static var scrolled: Message<Self, (Double, Bool), Void> {
+        .init(.scrolled) { $0.scrolled(by: $1, animated: $2) }
+    }
     static func visitMessages<V: MessageVisitor>(_ visitor: inout V) where V.Schema == Self {
         visitor.visit(moved)
         visitor.visit(willEnd)
         visitor.visit(willEndAnimated)
+        visitor.visit(scrolled)
     }
 }
 
@@ -111,6 +121,7 @@ extension ArityObserver where Self: Delivering, Schema == AritySchema {
     @inline(__always) func willEnd(
         _ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool
     ) { send(Schema.willEndAnimated, view, velocity, target, animated) }
+    @inline(__always) func scrolled(by distance: Double, animated: Bool) { send(Schema.scrolled, distance, animated) }
 }
 
 extension ExistentialArrayMultiplexer: ArityObserver where Schema == AritySchema {}
@@ -139,6 +150,9 @@ extension ArityObservers {
     @inline(__always) func willEnd(
         _ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool
     ) { observers.forEach { $0.willEnd(view, velocity: velocity, target: target, animated: animated) } }
+    @inline(__always) func scrolled(by distance: Double, animated: Bool) {
+        observers.forEach { $0.scrolled(by: distance, animated: animated) }
+    }
 }
 
 final class ExistentialArrayArityObservers: ArityObservers {
@@ -187,6 +201,7 @@ final class ArityTarget: ArityObserver {
     func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool) {
         if animated { target.pointee += velocity }
     }
+    func scrolled(by distance: Double, animated: Bool) { if animated { moved += distance } }
 }
 
 /// A multiplexer of `contender` over `targets`, as an `any ArityObserver` (a host calls its delegate so).
