@@ -192,7 +192,7 @@ def ratio_heatmap(rows, spec, style):
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("fan-out width (targets, all responding)")
     ax.set_ylabel("strategy or peer")
-    ticks = [t for t in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)]
+    ticks = (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
     bar = fig.colorbar(image, ax=ax, label=f"ratio to {p['reference']} (log scale)")
     low, high = image.get_clim()
     shown = [t for t in ticks if low <= math.log10(t) <= high] or [1]

@@ -63,19 +63,16 @@ def parse(argv):
     parser.add_argument("--history", metavar="HISTORY.csv")
     parser.add_argument("--second-harness", metavar="HARNESS.csv")
     options = vars(parser.parse_args(argv[1:]))
+    for name in ("against", "gate", "baseline", "history"):
+        if options[name] and not os.path.exists(options[name]):
+            parser.error(f"--{name}: {options[name]}: no such file")
     if options["second_harness"] is None and os.path.exists(".build/second-harness.csv"):
         options["second_harness"] = ".build/second-harness.csv"
     if options["gate"] is None and os.path.exists(".build/gate-current.csv"):
         options["gate"] = ".build/gate-current.csv"
     if options["history"] is None and os.path.exists("Results/history.csv"):
         options["history"] = "Results/history.csv"
-    options["usage"] = parser.format_usage()
     return options
-
-
-def usage(problem, options):
-    print(options["usage"], file=sys.stderr, end="")
-    results_csv.fail(problem)
 
 
 # Markdown (what `bench guide` prints) to HTML: tables, bullets, paragraphs; `code` and **bold** inline.
@@ -390,9 +387,6 @@ def main(argv):
         results_csv.fail(str(error))
     if not rows:
         results_csv.fail(f"{path}: no rows")
-    for name in ("against", "gate", "baseline", "history"):
-        if options[name] and not os.path.exists(options[name]):
-            usage(f"--{name}: {options[name]}: no such file", options)
     # Every input is read before anything is written: a malformed one is refused, naming its file and line.
     for name in ("against", "gate", "baseline"):
         if options[name]:
