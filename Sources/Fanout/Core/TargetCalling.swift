@@ -22,7 +22,7 @@ extension _TargetCalling {
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
-        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) {
+        callTargets(message.key, while: shouldContinue) {
             message.invoke($0, arguments)
         }
     }
@@ -40,7 +40,7 @@ extension _TargetCalling {
         guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
             return deliver(message, (first, second), while: shouldContinue)
         }
-        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, first, second) }
+        callTargets(message.key, while: shouldContinue) { body($0, first, second) }
     }
 
     /// Sends a message of three arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
@@ -53,7 +53,7 @@ extension _TargetCalling {
         guard let body = message.apartBody() as ((Schema.Target, A, B, C) -> Result)? else {
             return deliver(message, (a, b, c), while: shouldContinue)
         }
-        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, a, b, c) }
+        callTargets(message.key, while: shouldContinue) { body($0, a, b, c) }
     }
 
     /// Sends a message of four arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
@@ -67,6 +67,31 @@ extension _TargetCalling {
         guard let body = message.apartBody() as ((Schema.Target, A, B, C, D) -> Result)? else {
             return deliver(message, (a, b, c, d), while: shouldContinue)
         }
-        Self._deliver(message.key, in: .passUnretained(self), while: shouldContinue) { body($0, a, b, c, d) }
+        callTargets(message.key, while: shouldContinue) { body($0, a, b, c, d) }
+    }
+}
+
+extension _TargetCalling {
+    /// The strategy's delivery: inlined where the schema is a concrete type, as in the glue a client compiles, and
+    /// called out of line in code generic over the schema (this module's witnesses of ``Delivering``), so that each
+    /// of those witnesses is a call, not a copy of the whole delivery.
+    @inlinable @inline(__always)
+    internal func callTargets<Result>(
+        _ key: Schema.Key, while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
+    ) {
+        if _isConcrete(Schema.self) {
+            Self._deliver(key, in: .passUnretained(self), while: shouldContinue, invoking: invoke)
+        } else {
+            Self.deliverOutOfLine(key, in: .passUnretained(self), while: shouldContinue, invoking: invoke)
+        }
+    }
+
+    /// ``_deliver(_:in:while:invoking:)``, never inlined: the one copy generic code calls.
+    @usableFromInline @inline(never)
+    internal static func deliverOutOfLine<Result>(
+        _ key: Schema.Key, in multiplexer: Unmanaged<Self>, while shouldContinue: (Result) -> Bool,
+        invoking invoke: (Schema.Target) -> Result
+    ) {
+        _deliver(key, in: multiplexer, while: shouldContinue, invoking: invoke)
     }
 }
