@@ -66,7 +66,7 @@ struct DecisionGuide {
         func warm(_ strategy: String, _ width: Int, _ responders: Int) throws(Missing) -> String {
             let measured = try required("dispatch", strategy, width, responders)
             let reference = try required("dispatch", "cFunctionPointer", width, responders)
-            return "\(Self.format(ns(measured), 1)) (\(Self.format(ns(measured) / ns(reference), 1))×"
+            return Self.figure(measured, ns(measured)) + " (\(Self.format(ns(measured) / ns(reference), 1))×"
         }
         var lines: [String] = []
         let cFloor = try required("dispatch", "cFunctionPointer", width, width)
@@ -141,9 +141,24 @@ struct DecisionGuide {
         lines += ["", "(didScroll, ns per delivery, medians, × the C floor with the same targets; at widths 1 and 4"
             + " every target responds; the C floor is"
             + " `cFunctionPointer`, \(Self.format(ns(cFloor), 1)) ns per delivery at width \(width): a C loop over"
-            + " (context, function pointer) pairs; printed by `swift run -c release bench guide \(file)` from the run at"
+            + " (context, function pointer) pairs;" + processNote(width: width) + " printed by `swift run -c release bench guide \(file)` from the run at"
             + " \(commits.joined(separator: ", ")) on \(cpus.joined(separator: ", ")))"]
         return lines
+    }
+
+    /// A published figure, with its spread over processes when several measured it (± half the range of their
+    /// medians), marked `≈` when that is more than ±5 %: a figure that did not repeat.
+    static func figure(_ row: ResultRow, _ value: Double) -> String {
+        guard let spread = row.processSpread, row.processes ?? 0 > 1 else { return format(value, 1) }
+        let mark = spread > DispatchFamily.repeatedWithin ? "≈" : ""
+        return "\(mark)\(format(value, 1)) ±\(format(spread * 50, 0))%"
+    }
+
+    /// What the note under the table says of the processes, when the figures come from several.
+    func processNote(width: Int) -> String {
+        guard let processes = rows.values.compactMap(\.processes).max(), processes > 1 else { return "" }
+        return " each figure of every target responding the median over \(processes) processes, ± half the range of"
+            + " their medians, ≈ where that is more than ±5 % (it did not repeat);"
     }
 
     /// `value` with `decimals` decimals, rounded to nearest.

@@ -11,6 +11,19 @@ enum DispatchFamily: BenchmarkFamily {
     ]
     static let contenders = Contender.all.map(\.name) + floors
 
+    /// The widths the summary and the decision guide publish: those screens have (a few behaviours, the one
+    /// nearest 4) beside the smallest and the one nearest 64 (1, 4 and 64 in a full run).
+    static func publishedWidths(_ selection: Selection) -> [Int] {
+        let screen = selection.widths.min { abs($0 - 4) < abs($1 - 4) }
+        return Array(Set(SummaryTable.shownWidths(selection.widths) + (screen.map { [$0] } ?? []))).sorted()
+    }
+
+    /// Whether `id` is a published case (its figure is in the summary, the decision guide or the README): a
+    /// contender at a published width, every target responding. A run measures these in several processes.
+    static func isPublished(_ id: CaseID, _ selection: Selection) -> Bool {
+        id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
+    }
+
     /// Responder counts measured at `width`: all targets, and one in sixteen
     /// (at least one) when that differs.
     static func responderCounts(width: Int) -> [Int] {
@@ -140,10 +153,8 @@ enum DispatchFamily: BenchmarkFamily {
 
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
         let byID = rows.byID("dispatch")
-        // The widths screens have (a few behaviours, the one nearest 4) beside the smallest, 64 and the largest.
-        let screen = selection.widths.min { abs($0 - 4) < abs($1 - 4) }
         let shown = SummaryTable.shownWidths(selection.widths)
-        let widths = Array(Set(shown + (screen.map { [$0] } ?? []))).sorted()
+        let widths = publishedWidths(selection)
         let names = contenders.filter { name in byID.keys.contains { $0.strategy == name } }
         guard !names.isEmpty else { return [] }
         var timing = SummaryTable(
@@ -156,18 +167,27 @@ enum DispatchFamily: BenchmarkFamily {
         func counts(_ name: String, _ message: ScrollViewMessage) -> [Double]? {
             byID[id(name, message, width: middle, responders: middle)]?.counts.map { [$0.mallocs, $0.retains, $0.releases] }
         }
+        var uncounted: [String] = []
         for name in names {
             timing.rows.append([name] + selection.messages.map { message in
                 widths.map { width in
-                    SummaryTable.nanoseconds(byID[id(name, message, width: width, responders: width)]?.nanosecondsPerDelivery)
+                    let row = byID[id(name, message, width: width, responders: width)]
+                    return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery)
+                        + ((row?.processSpread ?? 0) > Self.repeatedWithin ? "~" : "")
                 }.joined(separator: " ")
             })
             // The guide's glue is summarized in one line below: its counts are its strategy's, or it says which differ.
             guard !name.hasSuffix(Contender.guideGlueSuffix) else { continue }
-            counting.rows.append([name] + selection.messages.map { message in
+            let cells = selection.messages.map { message in
                 counts(name, message)?.map { CSV.number($0) }.joined(separator: "/") ?? "–"
-            })
+            }
+            if cells.allSatisfy({ $0 == "0/0/0" }) {
+                uncounted.append(name)
+            } else {
+                counting.rows.append([name] + cells)
+            }
         }
+        let zeroLine = uncounted.isEmpty ? [] : ["0/0/0 for every message: " + uncounted.joined(separator: ", ")]
         let guides = names.filter { $0.hasSuffix(Contender.guideGlueSuffix) }
         let differing = guides.filter { guide in
             let strategy = String(guide.dropLast(Contender.guideGlueSuffix.count))
@@ -179,8 +199,35 @@ enum DispatchFamily: BenchmarkFamily {
                 : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
                     + differing.joined(separator: ", ")
         ]
-        return timing.lines + [""] + againstHandWritten(byID, widths) + sparseCrossover(byID, selection) + [""]
-            + counting.lines + guideLine
+        return timing.lines + processLines(rows) + [""] + againstHandWritten(byID, widths)
+            + sparseCrossover(byID, selection) + [""]
+            + counting.lines + zeroLine + guideLine
+    }
+
+    /// A published figure repeated when its processes' medians spread (range ÷ median) by at most this: ±5 %.
+    static let repeatedWithin = 0.10
+
+    /// How the published cases repeated over processes (``ProcessRepeats``): the spread of their medians, the
+    /// cases beyond ``repeatedWithin`` (marked `~` in the table) and the processes set aside as slowed.
+    static func processLines(_ rows: [ResultRow]) -> [String] {
+        let repeated = rows.filter { $0.processes ?? 0 > 1 }
+        guard let processes = repeated.map({ $0.processes! }).max() else { return [] }
+        let spreads = repeated.map { $0.processSpread ?? 0 }.sorted()
+        func percent(_ value: Double) -> String { Report.fixed(value * 100, decimals: 1) + " %" }
+        let widest = repeated.max { ($0.processSpread ?? 0) < ($1.processSpread ?? 0) }!
+        let moved = spreads.filter { $0 > repeatedWithin }.count
+        let slowed = repeated.filter { $0.slowedProcesses ?? 0 > 0 }
+        let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
+        return [
+            "each above in \(processes) processes, each in its own shuffled order; their medians' spread (range ÷ median):"
+                + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
+                + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"
+                + " \(percent(widest.processSpread ?? 0)) (\(widest.name)); ~ marks the \(moved) beyond ±5 %",
+            "slowed processes set aside: \(slowedCount)"
+                + (slowed.isEmpty ? "" : " (" + slowed.prefix(3).map(\.name).joined(separator: ", ")
+                    + (slowed.count > 3 ? ", …" : "") + ")")
+                + "; this build's code placement is the same in every process: only another build shows it",
+        ]
     }
 
     /// Each strategy against the loop an app would write instead, didScroll, every target responding: the strong

@@ -69,6 +69,19 @@ case .summary, .guide:
             exit(1)
         }
     }
+case .repeatPublished:
+    // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only.
+    var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
+    let cases = selection.cases().filter { DispatchFamily.isPublished($0.id, selection) }.shuffled(using: &generator)
+    guard !cases.isEmpty else { fail("no published case matches the selection", showUsage: false) }
+    var configuration = RunConfiguration()
+    configuration.samples = options.samples ?? (options.quick ? 6 : 10)
+    configuration.rounds = options.rounds ?? (options.quick ? 2 : 5)
+    if options.quick { configuration.warmUpMilliseconds = 2 }
+    if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
+    configuration.countingIterations = 0
+    let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
+    print(CSV.render(rows), terminator: "")
 case .list:
     let names = selection.names()
     guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }
@@ -93,6 +106,7 @@ case .run:
     let start = MonotonicClock.now()
     var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
     rows = countCacheMisses(of: cases, in: rows)
+    rows = repeatPublished(of: cases, in: rows)
     let seconds = Double(MonotonicClock.now() - start) / 1e9
     let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
     do {
@@ -135,4 +149,26 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
         note("warning: the cold cases' cache misses were not counted: \(error)")
         return rows
     }
+}
+
+/// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` − 1 fresh processes
+/// of this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each
+/// case's figure is the median over the processes, a slowed one set aside (``ProcessFigure``). The rows are
+/// returned as they were when no other process runs or none succeeds.
+@MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
+    let processes = options.processes ?? (options.quick ? 1 : 5)
+    let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
+    guard processes > 1, !published.isEmpty else { return rows }
+    if options.showsProgress {
+        note("measuring the \(published.count) published cases again in \(processes - 1) fresh processes")
+    }
+    let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let arguments = ["repeat"] + CommandLine.arguments.dropFirst().filter { $0 != "run" } + ["--no-progress"]
+    let outcome = ProcessRepeats.measure(
+        rows: rows, published: published, processes: processes, executable: this, arguments: arguments
+    ) { seed in
+        if options.showsProgress { note("  process \(seed + 1) of \(processes)") }
+    }
+    for failure in outcome.failures { note("warning: \(failure)") }
+    return outcome.rows
 }

@@ -22,6 +22,9 @@ public struct BenchOptions: Equatable, Sendable {
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
         case cacheMisses = "cache-misses"
+        /// A fresh process of a run's published cases (`ProcessRepeats`): measures them in the order `--seed`
+        /// shuffles and prints their rows as CSV.
+        case repeatPublished = "repeat"
     }
 
     /// What `bench` prints on standard output.
@@ -61,6 +64,10 @@ public struct BenchOptions: Equatable, Sendable {
     public var benchmarkJSONPath: String?
     /// `check` and `baseline` without the callgrind pass.
     public var countsOnly = false
+    /// Processes that measure the published cases (`--processes`); `nil` for the default.
+    public var processes: Int?
+    /// The shuffle of a `repeat` process (`--seed`).
+    public var seed: Int?
 
     public init() {}
 
@@ -151,6 +158,18 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
                 }
                 options.sampleTimeMilliseconds = milliseconds
+            case "--processes":
+                let text = try value()
+                guard let processes = Int(text), (1...20).contains(processes) else {
+                    throw UsageError("'--processes' takes an integer from 1 to 20, got '\(text)'")
+                }
+                options.processes = processes
+            case "--seed":
+                let text = try value()
+                guard let seed = Int(text), seed >= 0 else {
+                    throw UsageError("'--seed' takes a non-negative integer, got '\(text)'")
+                }
+                options.seed = seed
             case "--output":
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("'--output' needs a path") }
@@ -235,6 +254,10 @@ public struct BenchOptions: Equatable, Sendable {
           --samples <n>           Timed samples per case (default 30).
           --rounds <n>            Passes over all cases that the samples are spread across (default 10).
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
+          --processes <n>         Measure the published cases (the dispatch family's at the summary's widths,
+                                  every target responding) in n processes, this one and n - 1 fresh ones, each
+                                  in its own shuffled order: the median over processes, a slowed process set
+                                  aside (default 5; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per

@@ -54,6 +54,8 @@ struct BenchOptionsTests {
         (["--output", "--quick"], "missing value for '--output'"),
         (["--format", "xml"], "'--format' takes summary, table, csv or json, got 'xml'"),
         (["--quick=yes"], "'--quick' takes no value"),
+        (["--processes", "0"], "'--processes' takes an integer from 1 to 20, got '0'"),
+        (["--seed", "-1"], "'--seed' takes a non-negative integer, got '-1'"),
         (["--no-progress=1"], "'--no-progress' takes no value"),
     ])
     func usageErrors(arguments: [String], message: String) {

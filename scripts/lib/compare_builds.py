@@ -104,6 +104,11 @@ def measure(binary, output, arguments):
     command = [binary, "--no-progress", "--filter", f"^dispatch/({strategies})/",
                "--widths", ",".join(map(str, arguments.widths)), "--messages", ",".join(arguments.messages),
                "--output", output]
+    # Each run is one process of each build, interleaved: a build that measures its published cases in several
+    # processes by default (`--processes`) is asked for one, as older builds measure them.
+    usage = subprocess.run([binary, "--help"], capture_output=True, text=True, check=False).stdout
+    if "--processes" in usage:
+        command += ["--processes", "1"]
     if subprocess.run(command, stdout=subprocess.DEVNULL, check=False).returncode != 0:
         fail(f"{binary} failed: {' '.join(command)}")
 

@@ -37,6 +37,8 @@ public enum CSV {
             counts.map { number($0.bytes) } ?? "", counts.map { number($0.retains) } ?? "",
             counts.map { number($0.releases) } ?? "", number(row.relativeSpread),
             row.heapBytesPerUnit.map(number) ?? "", row.cacheMissesPerDelivery.map(number) ?? "",
+            row.processes.map(String.init) ?? "", row.processSpread.map(number) ?? "",
+            row.slowedProcesses.map(String.init) ?? "",
         ] + row.metadata.values
     }
 
@@ -131,7 +133,8 @@ public enum CSV {
         return records
     }
 
-    /// Reads rows written by ``render(_:)``.
+    /// Reads rows written by ``render(_:)``, or by a run before the process columns
+    /// (``ResultRow/processColumns``), whose rows then have none.
     ///
     /// - Throws: ``ParseError`` naming the file and line of the first problem:
     ///   a missing or different header, a wrong number of fields, or a value
@@ -142,6 +145,21 @@ public enum CSV {
             throw ParseError(file: file, line: 1, reason: "empty file, expected a header")
         }
         let expected = Array(ResultRow.columns)
+        let legacy = expected.filter { !ResultRow.processColumns.contains($0) }
+        if header.fields == legacy {
+            let at = expected.firstIndex(of: ResultRow.processColumns[0])!
+            var rows: [ResultRow] = []
+            for record in records.dropFirst() {
+                guard record.fields.count == legacy.count else {
+                    let reason = "expected \(legacy.count) fields, got \(record.fields.count)"
+                    throw ParseError(file: file, line: record.line, reason: reason)
+                }
+                var fields = record.fields
+                fields.insert(contentsOf: ResultRow.processColumns.map { _ in "" }, at: at)
+                rows.append(try row(fields, line: record.line, file: file))
+            }
+            return rows
+        }
         guard header.fields == expected else {
             throw ParseError(
                 file: file, line: header.line,
@@ -183,7 +201,10 @@ public enum CSV {
         }
         let heapBytesPerUnit = fields[18].isEmpty ? nil : try double(18)
         let cacheMissesPerDelivery = fields[19].isEmpty ? nil : try double(19)
-        let metadata = Array(fields[20...])
+        let processes = fields[20].isEmpty ? nil : try integer(20)
+        let processSpread = fields[21].isEmpty ? nil : try double(21)
+        let slowedProcesses = fields[22].isEmpty ? nil : try integer(22)
+        let metadata = Array(fields[23...])
         return ResultRow(
             benchmark: fields[0], strategy: fields[1], message: fields[2], width: try integer(3),
             responders: try integer(4), samples: try integer(5), iterations: try integer(6),
@@ -191,7 +212,8 @@ public enum CSV {
             nanosecondsPerOperationP90: try double(9), nanosecondsPerOperationMinimum: try double(10),
             nanosecondsPerDelivery: try double(11), deliveriesPerSecond: try double(12), counts: counts,
             relativeSpread: try double(17), heapBytesPerUnit: heapBytesPerUnit,
-            cacheMissesPerDelivery: cacheMissesPerDelivery,
+            cacheMissesPerDelivery: cacheMissesPerDelivery, processes: processes, processSpread: processSpread,
+            slowedProcesses: slowedProcesses,
             metadata: RunMetadata(
                 swiftVersion: metadata[0], commit: metadata[1], host: metadata[2], cpu: metadata[3],
                 timestamp: metadata[4], build: metadata[5]))

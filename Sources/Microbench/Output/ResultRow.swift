@@ -25,6 +25,12 @@ public struct ResultRow: Equatable, Sendable {
     /// Cold cases only: last-level data misses per delivery in callgrind's
     /// cache simulation (``CacheMissPass``); empty in the CSV otherwise.
     public var cacheMissesPerDelivery: Double?
+    /// Published cases of a run measured in several processes (``ProcessFigure``): how many processes measured
+    /// the case, how far their medians spread, and how many were set aside as slowed; `nil` (empty in the CSV) for
+    /// a case measured in one process. The median columns then hold the median over the processes kept.
+    public var processes: Int?
+    public var processSpread: Double?
+    public var slowedProcesses: Int?
     public var metadata: RunMetadata
 
     /// The CSV header. The first seventeen columns are the stable interface;
@@ -35,15 +41,22 @@ public struct ResultRow: Equatable, Sendable {
             "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
             "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
             "spread_mad_over_median", "heap_bytes_per_unit", "cache_misses_per_delivery",
-        ] + RunMetadata.columns
+        ] + processColumns + RunMetadata.columns
+
+    /// The columns of a case measured in several processes, which a results CSV written before them lacks.
+    public static let processColumns = ["processes", "process_spread", "slowed_processes"]
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int, samples: Int,
         iterations: Int, nanosecondsPerOperationMedian: Double, nanosecondsPerOperationP10: Double,
         nanosecondsPerOperationP90: Double, nanosecondsPerOperationMinimum: Double, nanosecondsPerDelivery: Double,
         deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double,
-        heapBytesPerUnit: Double? = nil, cacheMissesPerDelivery: Double? = nil, metadata: RunMetadata
+        heapBytesPerUnit: Double? = nil, cacheMissesPerDelivery: Double? = nil, processes: Int? = nil,
+        processSpread: Double? = nil, slowedProcesses: Int? = nil, metadata: RunMetadata
     ) {
+        self.processes = processes
+        self.processSpread = processSpread
+        self.slowedProcesses = slowedProcesses
         self.heapBytesPerUnit = heapBytesPerUnit
         self.cacheMissesPerDelivery = cacheMissesPerDelivery
         self.benchmark = benchmark
@@ -77,6 +90,27 @@ public struct ResultRow: Equatable, Sendable {
             deliveriesPerSecond: time.median > 0 ? deliveries * 1e9 / time.median : 0,
             counts: measurement.countsPerOperation, relativeSpread: time.relativeSpread,
             heapBytesPerUnit: measurement.heapBytesPerUnit, metadata: metadata)
+    }
+
+    /// This row with the figure of its case measured in several processes: the median columns from `figure`, the
+    /// other timing columns from `representative`, the row of the kept process whose median is nearest it.
+    public func merged(_ figure: ProcessFigure, representative: ResultRow) -> ResultRow {
+        var row = self
+        // One over the deliveries per operation, as this row divided them.
+        let perDelivery = nanosecondsPerOperationMedian > 0 ? nanosecondsPerDelivery / nanosecondsPerOperationMedian : 1
+        row.samples = representative.samples
+        row.iterations = representative.iterations
+        row.nanosecondsPerOperationMedian = figure.figure
+        row.nanosecondsPerOperationP10 = representative.nanosecondsPerOperationP10
+        row.nanosecondsPerOperationP90 = representative.nanosecondsPerOperationP90
+        row.nanosecondsPerOperationMinimum = representative.nanosecondsPerOperationMinimum
+        row.nanosecondsPerDelivery = figure.figure * perDelivery
+        row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
+        row.relativeSpread = representative.relativeSpread
+        row.processes = figure.values.count
+        row.processSpread = figure.spread
+        row.slowedProcesses = figure.slowed.count
+        return row
     }
 
     /// The case's identity.

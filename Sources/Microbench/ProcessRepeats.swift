@@ -1,0 +1,84 @@
+/// A run's published cases measured again in fresh processes, one after another, each in its own shuffled order,
+/// and merged into the run's rows (``ProcessFigure``): what `bench` does after its own pass.
+public enum ProcessRepeats {
+    /// The merged rows, each published case's figure, and what went wrong in a process that failed.
+    public struct Outcome: Sendable {
+        /// The run's rows, the published ones carrying the figure of every process that measured them.
+        public var rows: [ResultRow]
+        /// The figure of each published case, by case name.
+        public var figures: [String: ProcessFigure]
+        /// One line per process that failed or printed no usable CSV; its cases keep the other processes' values.
+        public var failures: [String]
+    }
+
+    /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1..<`processes`, one process at a time;
+    /// each prints a results CSV of the cases it measured. Each case of `rows` named in `published` then gets the
+    /// figure over its own row (the first process) and the rows the processes printed for it.
+    ///
+    /// - Parameter started: Called before each process starts, with its seed.
+    public static func measure(
+        rows: [ResultRow], published: Set<String>, processes: Int, executable: String, arguments: [String],
+        started: (_ seed: Int) -> Void = { _ in }
+    ) -> Outcome {
+        var repeats: [String: [ResultRow]] = [:]
+        var failures: [String] = []
+        for seed in 1..<max(processes, 1) {
+            started(seed)
+            let result = Subprocess.run(executable, arguments + ["--seed", String(seed)])
+            guard result.status == 0 else {
+                let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
+                failures.append("process \(seed + 1) of \(processes) exited with status \(result.status): \(reason)")
+                continue
+            }
+            do {
+                for row in try CSV.parse(result.standardOutput, file: "process \(seed + 1)'s output")
+                where published.contains(row.name) {
+                    repeats[row.name, default: []].append(row)
+                }
+            } catch {
+                failures.append(error.description)
+            }
+        }
+        return merge(rows, repeats: repeats, failures: failures)
+    }
+
+    /// `rows` with each case that `repeats` names merged with the rows other processes measured for it.
+    public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
+        var figures: [String: ProcessFigure] = [:]
+        let merged = rows.map { row -> ResultRow in
+            guard let others = repeats[row.name], !others.isEmpty else { return row }
+            let all = [row] + others
+            let figure = ProcessFigure(all.map(\.nanosecondsPerOperationMedian), deliveries: deliveries(of: row))
+            figures[row.name] = figure
+            let kept = all.indices.filter { !figure.slowed.contains($0) }
+            let nearest = kept.min {
+                abs(all[$0].nanosecondsPerOperationMedian - figure.figure)
+                    < abs(all[$1].nanosecondsPerOperationMedian - figure.figure)
+            }!
+            return row.merged(figure, representative: all[nearest])
+        }
+        return Outcome(rows: merged, figures: figures, failures: failures)
+    }
+
+    /// The deliveries per operation of `row`'s case, as its columns divide them.
+    static func deliveries(of row: ResultRow) -> Int {
+        guard row.nanosecondsPerDelivery > 0 else { return 1 }
+        return max(1, Int((row.nanosecondsPerOperationMedian / row.nanosecondsPerDelivery).rounded()))
+    }
+}
+
+/// A generator of the same numbers for the same seed (SplitMix64), so that a process's shuffled order can be told
+/// again from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

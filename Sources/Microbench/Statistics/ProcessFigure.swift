@@ -1,0 +1,50 @@
+/// A case measured in several processes: each process's median, which of them were slowed, and the figure the run
+/// reports.
+///
+/// A process can run a case slower for its whole life (placement of its heap and stacks, a neighbour on the host,
+/// a frequency change): every sample of that process is slow, so more samples in the same process do not help.
+/// A fresh process draws those conditions again. A process counts as *slowed* for a case when its median is at
+/// least ``slowedRatio`` times, and ``slowedNanosecondsPerDelivery`` per delivery more than, the median of the
+/// other processes (with three or more processes: two cannot say which one is off). Slowed processes are set
+/// aside, at most a minority of them; the figure is the median of the others.
+///
+/// What no fresh process draws again is the code's placement in this build (alignment of its loops, which
+/// functions share a cache line): it is the same in every process, so it shows only against another build
+/// (`scripts/compare-builds`) or another harness (`scripts/second-harness`), never in ``spread``.
+public struct ProcessFigure: Equatable, Sendable {
+    /// How many times the other processes' median a process's must be, at least, to count as slowed.
+    public static let slowedRatio = 1.3
+    /// How much more per delivery, at least, in nanoseconds: a ratio alone flags noise on a case of a few cycles.
+    public static let slowedNanosecondsPerDelivery = 0.5
+
+    /// Each process's median, in the order the processes ran (the run's own process first).
+    public let values: [Double]
+    /// The indices in ``values`` of the processes set aside as slowed.
+    public let slowed: [Int]
+    /// The median over the processes not set aside.
+    public let figure: Double
+    /// (largest − smallest) ÷ ``figure`` over the processes not set aside: how far this case moves between
+    /// processes (0 when the figure is 0).
+    public let spread: Double
+
+    /// The figure of a case whose processes measured `values` (ns per operation), for `deliveries` deliveries per
+    /// operation.
+    ///
+    /// - Precondition: `values` is not empty.
+    /// - Complexity: O(*p* log *p*) for *p* processes.
+    public init(_ values: [Double], deliveries: Int = 1) {
+        precondition(!values.isEmpty, "a figure needs at least one process")
+        self.values = values
+        // Against the median of every process: a process more than `slowedRatio` times it is in the slower
+        // minority, so the processes set aside never outnumber those kept.
+        let median = Summary.quantile(0.5, ofSorted: values.sorted())
+        let margin = Self.slowedNanosecondsPerDelivery * Double(max(deliveries, 1))
+        let slowed = values.indices.filter {
+            values.count >= 3 && values[$0] >= median * Self.slowedRatio && values[$0] - median >= margin
+        }
+        self.slowed = slowed
+        let kept = values.indices.filter { !slowed.contains($0) }.map { values[$0] }.sorted()
+        figure = Summary.quantile(0.5, ofSorted: kept)
+        spread = figure > 0 ? (kept[kept.count - 1] - kept[0]) / figure : 0
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import FanoutMicrobench
+import Testing
+
+/// A published case measured in several processes (`ProcessFigure`, `ProcessRepeats`): a process that ran the case
+/// slow is set aside and does not set the figure; the figure is the median over processes, not one process's value;
+/// and the runner that `bench` calls spawns the processes and merges what they print, with a fake executable and
+/// with `bench` itself.
+@Suite("Published cases measured in several processes")
+final class ProcessRepeatsTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("repeats-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test("a process slow on a case is flagged and kept out of its figure")
+    func slowedProcessSetAside() {
+        let figure = ProcessFigure([10, 10.1, 9.9, 16, 10.05])
+        #expect(figure.slowed == [3])
+        #expect(abs(figure.figure - 10.025) < 1e-9)
+        #expect(abs(figure.spread - 0.2 / 10.025) < 1e-9)
+    }
+
+    @Test("the figure is the median over the processes, not the run's own process's value")
+    func medianOverProcesses() {
+        // The run's own process slowed: set aside.
+        let slowFirst = ProcessFigure([16, 10, 10.1, 9.9, 10.05])
+        #expect(slowFirst.slowed == [0])
+        #expect(abs(slowFirst.figure - 10.025) < 1e-9)
+        // The run's own process faster than the others, within the rule: the median of all five.
+        let fastFirst = ProcessFigure([10, 12, 12.2, 11.9, 12.1])
+        #expect(fastFirst.slowed.isEmpty)
+        #expect(abs(fastFirst.figure - 12) < 1e-9)
+    }
+
+    @Test("a ratio alone, two processes, or a slower majority set nothing aside", arguments: [
+        ([1.0, 1.0, 1.4], 1),  // 1.4x, but 0.4 ns over: noise on a case of a few cycles
+        ([10.0, 16.0], 1),  // two processes cannot say which one is off
+        ([10.0, 20.0, 20.0, 20.0, 10.0], 1),  // the case is slow in most processes: that is its figure
+        ([64.0, 64.0, 90.0], 64),  // 1.4x, but 26 ns over 64 deliveries is under 0.5 ns per delivery
+    ])
+    func nothingSetAside(values: [Double], deliveries: Int) {
+        let figure = ProcessFigure(values, deliveries: deliveries)
+        #expect(figure.slowed.isEmpty)
+        #expect(figure.figure == Summary.quantile(0.5, ofSorted: values.sorted()))
+    }
+
+    /// A results CSV of `cases` (name, ns per operation), as a process prints it.
+    func csv(_ cases: [(String, Double)]) -> String {
+        let metadata = RunMetadata(
+            swiftVersion: "6.3", commit: "abc", host: "h", cpu: "c", timestamp: "t", build: "release")
+        return CSV.render(cases.map { name, ns in
+            let parts = name.split(separator: "/").map(String.init)
+            return ResultRow(
+                benchmark: parts[0], strategy: parts[1], message: parts[2], width: Int(parts[3])!,
+                responders: Int(parts[4])!, samples: 10, iterations: 100, nanosecondsPerOperationMedian: ns,
+                nanosecondsPerOperationP10: ns * 0.9, nanosecondsPerOperationP90: ns * 1.1,
+                nanosecondsPerOperationMinimum: ns * 0.8, nanosecondsPerDelivery: ns / Double(parts[3])!,
+                deliveriesPerSecond: 0, counts: nil, relativeSpread: 0.01, metadata: metadata)
+        })
+    }
+
+    @Test("the runner spawns each process with its seed and merges what it prints; a failed process is reported")
+    func runnerMergesProcesses() throws {
+        let published = "dispatch/existentialArray/didScroll/1/1"
+        let other = "dispatch/existentialArray/didScroll/1/2"
+        // What the fake processes print, by seed: seed 3 fails.
+        try csv([(published, 10), (other, 99)]).write(toFile: directory + "/seed-1.csv", atomically: true, encoding: .utf8)
+        try csv([(published, 10.2)]).write(toFile: directory + "/seed-2.csv", atomically: true, encoding: .utf8)
+        try csv([(published, 9.8)]).write(toFile: directory + "/seed-4.csv", atomically: true, encoding: .utf8)
+        let script = directory + "/fake-bench"
+        try """
+            #!/bin/sh
+            # The arguments end with --seed N; seed 3 fails.
+            for last; do :; done
+            [ "$last" = 3 ] && { echo "error: boom" >&2; exit 1; }
+            echo "$@" >> "\(directory)/calls"
+            cat "\(directory)/seed-$last.csv"
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        let own = try CSV.parse(csv([(published, 16), (other, 5)]), file: "own")
+        var seeds: [Int] = []
+        let outcome = ProcessRepeats.measure(
+            rows: own, published: [published], processes: 5, executable: script, arguments: ["repeat", "--quick"]
+        ) { seeds.append($0) }
+        #expect(seeds == [1, 2, 3, 4])
+        let calls = try String(contentsOfFile: directory + "/calls", encoding: .utf8).split(separator: "\n")
+        #expect(calls == ["repeat --quick --seed 1", "repeat --quick --seed 2", "repeat --quick --seed 4"])
+        #expect(outcome.failures.count == 1)
+        #expect(outcome.failures.first?.contains("exited with status 1: error: boom") == true)
+        let merged = try #require(outcome.rows.first { $0.name == published })
+        // The run's own 16 is set aside; the figure is the median of 10, 10.2 and 9.8.
+        #expect(merged.processes == 4)
+        #expect(merged.slowedProcesses == 1)
+        #expect(abs(merged.nanosecondsPerOperationMedian - 10) < 1e-9)
+        #expect(abs(merged.nanosecondsPerDelivery - 10) < 1e-9)
+        #expect(merged.nanosecondsPerOperationP10 == 9)  // from the process nearest the figure
+        // A case not published keeps its own row, whatever a process printed for it.
+        #expect(outcome.rows.first { $0.name == other } == own[1])
+    }
+
+    @Test("the process columns survive the CSV; a CSV written before them still reads")
+    func processColumnsInTheCSV() throws {
+        let name = "dispatch/closureTable/didScroll/4/4"
+        let rows = try CSV.parse(csv([(name, 8)]), file: "a")
+        let merged = ProcessRepeats.merge(rows, repeats: [name: try CSV.parse(csv([(name, 8.4), (name, 8.2)]), file: "b")])
+        let row = try #require(merged.rows.first)
+        let reread = try #require(try CSV.parse(CSV.render([row]), file: "c").first)
+        #expect(CSV.render([reread]) == CSV.render([row]))
+        #expect(reread.processes == 3 && reread.slowedProcesses == 0 && reread.processSpread != nil)
+        #expect(row.processes == 3 && row.slowedProcesses == 0)
+        let text = CSV.render(rows)
+        let legacy = text.split(separator: "\n").map { line in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            fields.removeSubrange(20..<23)
+            return fields.joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        #expect(!legacy.contains("processes"))
+        #expect(try CSV.parse(legacy, file: "legacy") == rows)
+    }
+
+    @Test("bench measures its published cases in fresh processes and writes their figures")
+    func benchRepeatsPublishedCases() throws {
+        let output = directory + "/run.csv"
+        let result = try runBench([
+            "--quick", "--processes", "3", "--filter", "^dispatch/(existentialArray|cFunctionPointer)/didScroll/(1|16)/",
+            "--output", output, "--no-progress",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("each above in 3 processes"))
+        let rows = try CSV.parse(try String(contentsOfFile: output, encoding: .utf8), file: output)
+        let published = rows.filter { $0.width == $0.responders }
+        #expect(published.count == 4)
+        #expect(published.allSatisfy { $0.processes == 3 && $0.processSpread != nil })
+        #expect(rows.filter { $0.width != $0.responders }.allSatisfy { $0.processes == nil })
+    }
+}
