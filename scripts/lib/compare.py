@@ -25,8 +25,8 @@ For every case in both: ratio = B / A of --column, and a verdict, `slower` (more
 With --agreement, the published cells only (the dispatch cases every reader sees: the six strategies, the two
 lifetimeBound forms, the floor and the two hand-written loops, every message, every target responding, at widths 1, 4
 and 64), each as its ratio to the same run's C floor, whatever its time (--min-ns 0): the share of cells whose ratio
-agrees between A and B within ±5 % and within ±10 %, and every cell beyond ±5 %. A number to state beside a
-published ratio: how far a second run of the same build moves it.
+agrees between A and B within ±5 % and within ±10 %, and every cell beyond ±5 %; then the same shares over every
+dispatch case. A number to state beside a published ratio: how far a second run of the same build moves it.
 
 The median ratio over all cases is printed too: on this VM a whole run can be 2x slower than another, so --normalize
 divides every ratio by it. Prints the 20 largest differences (every case with --all) and a count per verdict. Exits 2
@@ -266,6 +266,11 @@ def main(argv):
               f"{len(beyond)} beyond ±5 %:")
         for name, x, y, ratio, *_ in beyond:
             print(f"{ratio:7.3f}  {name}: {x:.3f} -> {y:.3f}{'  (beyond ±10 %)' if abs(ratio - 1) > 0.10 else ''}")
+        dispatch = [p for p in result.pairs if p[0].startswith("dispatch/")]
+        if dispatch:
+            shares = [sum(abs(p[3] - 1) <= band for p in dispatch) / len(dispatch) for band in (0.05, 0.10)]
+            print(f"every dispatch case, likewise ({len(dispatch)}): {shares[0] * 100:.0f} % within ±5 %, "
+                  f"{shares[1] * 100:.0f} % within ±10 %")
         return 0
     pairs = sorted(result.pairs, key=lambda p: magnitude(p[5]), reverse=True)
     what = f"{result.column} ÷ {reference}'s" if reference else result.column
