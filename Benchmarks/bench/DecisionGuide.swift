@@ -151,7 +151,8 @@ struct DecisionGuide {
     static func figure(_ row: ResultRow, _ value: Double) -> String {
         guard let spread = row.processSpread, row.processes ?? 0 > 1 else { return format(value, 1) }
         let mark = spread > DispatchFamily.repeatedWithin ? "≈" : ""
-        return "\(mark)\(format(value, 1)) ±\(format(spread * 50, 0))%"
+        // A no-break space, so that a narrow column never parts a figure from its spread.
+        return "\(mark)\(format(value, 1))\u{00A0}±\(format(spread * 50, 0))%"
     }
 
     /// What the note under the table says of the processes, when the figures come from several.
