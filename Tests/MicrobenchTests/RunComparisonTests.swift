@@ -118,6 +118,23 @@ final class RunComparisonTests {
         #expect(lines.contains { $0.contains("1.080  \(changed):") && !$0.contains("beyond ±10 %") }, "\(lines)")
     }
 
+    @Test("agreement: a strategy 10 % slower in every case is found in each of its published cells, and only there")
+    func tenPercentRegressionOfOneStrategy() throws {
+        let slower = try rewrite(Self.run, as: "regressed.csv") { row in
+            guard row["strategy"] == "closureTable" else { return }
+            for column in ["ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery"] {
+                if let value = row[column].flatMap(Double.init) { row[column] = String(value * 1.10) }
+            }
+        }
+        let result = try script("compare", [Self.run, slower, "--agreement"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let listed = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  1.100  ") }
+        // closureTable's published cells: five messages at widths 1, 4 and 64.
+        #expect(listed.count == 15, "\(result.standardOutput)")
+        #expect(listed.allSatisfy { $0.contains("dispatch/closureTable/") })
+        #expect(result.standardOutput.contains("; 15 beyond ±5 %:"), "\(result.standardOutput)")
+    }
+
     @Test("a case with 5 % more instructions is flagged, and only that case")
     func instructionChangeIsFlagged() throws {
         let changed = "dispatch/closureTable/didScroll/16/16"
