@@ -126,8 +126,10 @@ final class ProcessRepeatsTests {
     @Test("bench measures its published cases in fresh processes and writes their figures")
     func benchRepeatsPublishedCases() throws {
         let output = directory + "/run.csv"
+        // Not the C floor: its targets are never freed (a case's state lives as long as the process), which
+        // LeakSanitizer, in .ci/run's AddressSanitizer step, reports as an exit status.
         let result = try runBench([
-            "--quick", "--processes", "3", "--filter", "^dispatch/(existentialArray|cFunctionPointer)/didScroll/(1|16)/",
+            "--quick", "--processes", "3", "--filter", "^dispatch/(existentialArray|floor)/didScroll/(1|16)/",
             "--output", output, "--no-progress",
         ])
         #expect(result.status == 0, "\(result.standardError)")
