@@ -211,9 +211,7 @@ enum DispatchFamily: BenchmarkFamily {
     /// cases beyond ``repeatedWithin`` (marked `~` in the table) and the processes set aside as slowed.
     static func processLines(_ rows: [ResultRow]) -> [String] {
         let repeated = rows.filter { $0.processes ?? 0 > 1 }
-        guard let processes = repeated.map({ $0.processes! }).min(), let most = repeated.map({ $0.processes! }).max()
-        else { return [] }
-        let again = repeated.filter { $0.processes == most }.count
+        guard let processes = repeated.map({ $0.processes! }).max() else { return [] }
         let spreads = repeated.map { $0.processSpread ?? 0 }.sorted()
         func percent(_ value: Double) -> String { Report.fixed(value * 100, decimals: 1) + " %" }
         let widest = repeated.max { ($0.processSpread ?? 0) < ($1.processSpread ?? 0) }!
@@ -221,9 +219,7 @@ enum DispatchFamily: BenchmarkFamily {
         let slowed = repeated.filter { $0.slowedProcesses ?? 0 > 0 }
         let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
         return [
-            "each above in \(processes) processes, each in its own shuffled order"
-                + (most > processes ? " (\(most) for the \(again) that spread beyond ±5 % in the first \(processes))" : "")
-                + "; their medians' spread (range ÷ median):"
+            "each above in \(processes) processes, each in its own shuffled order; their medians' spread (range ÷ median):"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"
                 + " \(percent(widest.processSpread ?? 0)) (\(widest.name)); ~ marks the \(moved) beyond ±5 %",

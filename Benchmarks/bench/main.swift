@@ -153,8 +153,7 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
 
 /// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` − 1 fresh processes
 /// of this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each
-/// case's figure is the median over the processes, a slowed one set aside (``ProcessFigure``); a case whose
-/// processes spread beyond ±5 % is measured in as many processes again. The rows are
+/// case's figure is the median over the processes, a slowed one set aside (``ProcessFigure``). The rows are
 /// returned as they were when no other process runs or none succeeds.
 @MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
     let processes = options.processes ?? (options.quick ? 1 : 5)
@@ -165,12 +164,10 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     }
     let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let arguments = ["repeat"] + CommandLine.arguments.dropFirst().filter { $0 != "run" } + ["--no-progress"]
-    // A case whose processes spread beyond ±5 % is measured in as many processes again.
     let outcome = ProcessRepeats.measure(
-        rows: rows, published: published, processes: processes, executable: this, arguments: arguments,
-        repeatBeyond: DispatchFamily.repeatedWithin
+        rows: rows, published: published, processes: processes, executable: this, arguments: arguments
     ) { seed in
-        if options.showsProgress { note("  process \(seed + 1)" + (seed < processes ? " of \(processes)" : ", again")) }
+        if options.showsProgress { note("  process \(seed + 1) of \(processes)") }
     }
     for failure in outcome.failures { note("warning: \(failure)") }
     return outcome.rows

@@ -13,41 +13,32 @@ public enum ProcessRepeats {
 
     /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1..<`processes`, one process at a time;
     /// each prints a results CSV of the cases it measured. Each case of `rows` named in `published` then gets the
-    /// figure over its own row (the first process) and the rows the processes printed for it. The cases whose
-    /// processes then spread by more than `repeatBeyond` (range ÷ figure) are measured in `processes` − 1 more
-    /// processes, given `--filter` naming exactly them, and their figure is taken over all.
+    /// figure over its own row (the first process) and the rows the processes printed for it.
     ///
     /// - Parameter started: Called before each process starts, with its seed.
     public static func measure(
         rows: [ResultRow], published: Set<String>, processes: Int, executable: String, arguments: [String],
-        repeatBeyond: Double = .infinity, started: (_ seed: Int) -> Void = { _ in }
+        started: (_ seed: Int) -> Void = { _ in }
     ) -> Outcome {
         var repeats: [String: [ResultRow]] = [:]
         var failures: [String] = []
-        let total = processes + (repeatBeyond.isFinite ? processes - 1 : 0)
-        func run(seed: Int, _ arguments: [String], keeping names: Set<String>) {
+        for seed in 1..<max(processes, 1) {
             started(seed)
             let result = Subprocess.run(executable, arguments + ["--seed", String(seed)])
             guard result.status == 0 else {
                 let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
-                failures.append("process \(seed + 1) of \(total) exited with status \(result.status): \(reason)")
-                return
+                failures.append("process \(seed + 1) of \(processes) exited with status \(result.status): \(reason)")
+                continue
             }
             do {
                 for row in try CSV.parse(result.standardOutput, file: "process \(seed + 1)'s output")
-                where names.contains(row.name) {
+                where published.contains(row.name) {
                     repeats[row.name, default: []].append(row)
                 }
             } catch {
                 failures.append(error.description)
             }
         }
-        for seed in 1..<max(processes, 1) { run(seed: seed, arguments, keeping: published) }
-        let first = merge(rows, repeats: repeats)
-        let spread = Set(first.figures.filter { $0.value.spread > repeatBeyond }.keys)
-        guard !spread.isEmpty else { return merge(rows, repeats: repeats, failures: failures) }
-        let filter = "^(" + spread.sorted().map(escapedForRegex).joined(separator: "|") + ")$"
-        for seed in max(processes, 1)..<total { run(seed: seed, arguments + ["--filter", filter], keeping: spread) }
         return merge(rows, repeats: repeats, failures: failures)
     }
 
@@ -67,16 +58,6 @@ public enum ProcessRepeats {
             return row.merged(figure, representative: all[nearest])
         }
         return Outcome(rows: merged, figures: figures, failures: failures)
-    }
-
-    /// `name` matched literally by a regular expression.
-    static func escapedForRegex(_ name: String) -> String {
-        var escaped = ""
-        for character in name {
-            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
     }
 
     /// The deliveries per operation of `row`'s case, as its columns divide them.

@@ -103,43 +103,6 @@ final class ProcessRepeatsTests {
         #expect(outcome.rows.first { $0.name == other } == own[1])
     }
 
-    @Test("a case whose processes spread beyond the band is measured in as many processes again, only it")
-    func spreadCasesMeasuredAgain() throws {
-        let steady = "dispatch/existentialArray/didScroll/4/4"
-        let spread = "dispatch/weakArray/didScroll/64/64"
-        let values: [Int: [(String, Double)]] = [
-            1: [(steady, 40.2), (spread, 1200)], 2: [(steady, 40.1), (spread, 1050)],
-            // The processes run again print both cases: only the one they were asked for counts.
-            3: [(steady, 99), (spread, 1010)], 4: [(steady, 99), (spread, 1020)],
-        ]
-        for (seed, cases) in values {
-            try csv(cases).write(toFile: directory + "/seed-\(seed).csv", atomically: true, encoding: .utf8)
-        }
-        let script = directory + "/fake-bench"
-        try """
-            #!/bin/sh
-            for last; do :; done
-            echo "$@" >> "\(directory)/calls"
-            cat "\(directory)/seed-$last.csv"
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
-        let own = try CSV.parse(csv([(steady, 40), (spread, 1000)]), file: "own")
-        let outcome = ProcessRepeats.measure(
-            rows: own, published: [steady, spread], processes: 3, executable: script, arguments: ["repeat"],
-            repeatBeyond: 0.10)
-        let calls = try String(contentsOfFile: directory + "/calls", encoding: .utf8).split(separator: "\n")
-        #expect(calls == [
-            "repeat --seed 1", "repeat --seed 2",
-            "repeat --filter ^(dispatch/weakArray/didScroll/64/64)$ --seed 3",
-            "repeat --filter ^(dispatch/weakArray/didScroll/64/64)$ --seed 4",
-        ])
-        let rows = Dictionary(uniqueKeysWithValues: outcome.rows.map { ($0.name, $0) })
-        #expect(rows[steady]?.processes == 3 && rows[spread]?.processes == 5)
-        // 1 000, 1 200, 1 050, 1 010, 1 020: 1 200 is not 1.3x the median; the median is 1 020.
-        #expect(rows[spread]?.nanosecondsPerOperationMedian == 1020)
-        #expect(abs((rows[steady]?.nanosecondsPerOperationMedian ?? 0) - 40.1) < 1e-9)
-    }
-
     @Test("the process columns survive the CSV; a CSV written before them still reads")
     func processColumnsInTheCSV() throws {
         let name = "dispatch/closureTable/didScroll/4/4"
@@ -174,8 +137,7 @@ final class ProcessRepeatsTests {
         let rows = try CSV.parse(try String(contentsOfFile: output, encoding: .utf8), file: output)
         let published = rows.filter { $0.width == $0.responders }
         #expect(published.count == 4)
-        // Three processes, or five for a case whose three spread beyond ±5 %.
-        #expect(published.allSatisfy { [3, 5].contains($0.processes) && $0.processSpread != nil })
+        #expect(published.allSatisfy { $0.processes == 3 && $0.processSpread != nil })
         #expect(rows.filter { $0.width != $0.responders }.allSatisfy { $0.processes == nil })
     }
 }
