@@ -141,7 +141,7 @@ struct DecisionGuide {
         lines += ["", "(didScroll, ns per delivery, medians, × the C floor with the same targets; at widths 1 and 4"
             + " every target responds; the C floor is"
             + " `cFunctionPointer`, \(Self.format(ns(cFloor), 1)) ns per delivery at width \(width): a C loop over"
-            + " (context, function pointer) pairs;" + processNote(width: width) + " printed by `swift run -c release bench guide \(file)` from the run at"
+            + " (context, function pointer) pairs;" + processNote + " printed by `swift run -c release bench guide \(file)` from the run at"
             + " \(commits.joined(separator: ", ")) on \(cpus.joined(separator: ", ")))"]
         return lines
     }
@@ -152,14 +152,14 @@ struct DecisionGuide {
         guard let spread = row.processSpread, row.processes ?? 0 > 1 else { return format(value, 1) }
         let mark = spread > DispatchFamily.repeatedWithin ? "≈" : ""
         // A no-break space, so that a narrow column never parts a figure from its spread.
-        return "\(mark)\(format(value, 1))\u{00A0}±\(format(spread * 50, 0))%"
+        return "\(mark)\(format(value, 1))\u{00A0}±\(format(spread * 50, 1))%"
     }
 
     /// What the note under the table says of the processes, when the figures come from several.
-    func processNote(width: Int) -> String {
+    var processNote: String {
         guard let processes = rows.values.compactMap(\.processes).max(), processes > 1 else { return "" }
-        return " each figure of every target responding the median over \(processes) processes, ± half the range of"
-            + " their medians, ≈ where that is more than ±5 % (it did not repeat);"
+        return " each figure with every target responding is the median over \(processes) processes (± half the"
+            + " range of their medians; ≈ where that is more than ±5 %: it did not repeat);"
     }
 
     /// `value` with `decimals` decimals, rounded to nearest.

@@ -12,7 +12,8 @@ enum DispatchFamily: BenchmarkFamily {
     static let contenders = Contender.all.map(\.name) + floors
 
     /// The widths the summary and the decision guide publish: those screens have (a few behaviours, the one
-    /// nearest 4) beside the smallest and the one nearest 64 (1, 4 and 64 in a full run).
+    /// nearest 4) beside the smallest and the one nearest 64 (1, 4 and 64 in a full run), and the largest when 4
+    /// is not measured (`--quick`: 1, 16 and 256).
     static func publishedWidths(_ selection: Selection) -> [Int] {
         let screen = selection.widths.min { abs($0 - 4) < abs($1 - 4) }
         return Array(Set(SummaryTable.shownWidths(selection.widths) + (screen.map { [$0] } ?? []))).sorted()
@@ -172,8 +173,9 @@ enum DispatchFamily: BenchmarkFamily {
             timing.rows.append([name] + selection.messages.map { message in
                 widths.map { width in
                     let row = byID[id(name, message, width: width, responders: width)]
-                    return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery)
-                        + ((row?.processSpread ?? 0) > Self.repeatedWithin ? "~" : "")
+                    // Unmarked figures of several processes padded by a space, so that columns stay aligned.
+                    let mark = row?.processSpread.map { $0 > Self.repeatedWithin ? "~" : " " } ?? ""
+                    return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery) + mark
                 }.joined(separator: " ")
             })
             // The guide's glue is summarized in one line below: its counts are its strategy's, or it says which differ.
@@ -219,7 +221,8 @@ enum DispatchFamily: BenchmarkFamily {
         let slowed = repeated.filter { $0.slowedProcesses ?? 0 > 0 }
         let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
         return [
-            "each above in \(processes) processes, each in its own shuffled order; their medians' spread (range ÷ median):"
+            "each above in \(processes) processes (this one, then \(processes - 1) fresh ones in shuffled orders);"
+                + " their medians' spread (range ÷ median):"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"
                 + " \(percent(widest.processSpread ?? 0)) (\(widest.name)); ~ marks the \(moved) beyond ±5 %",

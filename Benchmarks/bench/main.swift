@@ -74,11 +74,9 @@ case .repeatPublished:
     var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
     let cases = selection.cases().filter { DispatchFamily.isPublished($0.id, selection) }.shuffled(using: &generator)
     guard !cases.isEmpty else { fail("no published case matches the selection", showUsage: false) }
-    var configuration = RunConfiguration()
+    var configuration = runConfiguration(options)
     configuration.samples = options.samples ?? (options.quick ? 6 : 10)
     configuration.rounds = options.rounds ?? (options.quick ? 2 : 5)
-    if options.quick { configuration.warmUpMilliseconds = 2 }
-    if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
     configuration.countingIterations = 0
     let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
     print(CSV.render(rows), terminator: "")
@@ -89,16 +87,7 @@ case .list:
 case .run:
     let cases = selection.cases()
     guard !cases.isEmpty else { fail("no case matches the selection", showUsage: false) }
-    var configuration = RunConfiguration()
-    if options.quick {
-        configuration.samples = 6
-        configuration.rounds = 2
-        configuration.sampleTimeMilliseconds = 0.5
-        configuration.warmUpMilliseconds = 2
-    }
-    if let samples = options.samples { configuration.samples = samples }
-    if let rounds = options.rounds { configuration.rounds = rounds }
-    if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
+    let configuration = runConfiguration(options)
     let outputPath = options.output ?? (options.isPartial ? "Results/partial.csv" : "Results/results.csv")
     if !Counters.areAvailable {
         note("warning: built without counting hooks; counter columns are empty")
@@ -126,6 +115,28 @@ case .run:
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }
 
+/// How long to measure each case: the defaults, `--quick`'s shorter samples, then the options given.
+func runConfiguration(_ options: BenchOptions) -> RunConfiguration {
+    var configuration = RunConfiguration()
+    if options.quick {
+        configuration.samples = 6
+        configuration.rounds = 2
+        configuration.sampleTimeMilliseconds = 0.5
+        configuration.warmUpMilliseconds = 2
+    }
+    if let samples = options.samples { configuration.samples = samples }
+    if let rounds = options.rounds { configuration.rounds = rounds }
+    if let sampleTime = options.sampleTimeMilliseconds { configuration.sampleTimeMilliseconds = sampleTime }
+    return configuration
+}
+
+/// This process's arguments without the subcommand `run`, when it was given: what a child process is passed
+/// after its own subcommand.
+func argumentsWithoutRun() -> [String] {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    return arguments.first == "run" ? Array(arguments.dropFirst()) : arguments
+}
+
 /// The cold cases' cache-line counts (``CacheMissPass``): this executable
 /// again, under callgrind's cache simulation, with the same selection; the
 /// rows are returned without them, and a note printed, when it cannot run.
@@ -133,7 +144,7 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     let cold = cases.filter(ColdFamily.countsCacheMisses)
     guard !cold.isEmpty else { return rows }
     let pass = CacheMissPass()
-    let arguments = ["cache-misses"] + CommandLine.arguments.dropFirst().filter { $0 != "run" }
+    let arguments = ["cache-misses"] + argumentsWithoutRun()
     if options.showsProgress { note("counting the cold cases' cache misses under callgrind (\(cold.count) cases)") }
     switch pass.measure(caseNames: cold.map(\.name), arguments: arguments) {
     case .success(let misses):
@@ -163,7 +174,7 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
         note("measuring the \(published.count) published cases again in \(processes - 1) fresh processes")
     }
     let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let arguments = ["repeat"] + CommandLine.arguments.dropFirst().filter { $0 != "run" } + ["--no-progress"]
+    let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
         rows: rows, published: published, processes: processes, executable: this, arguments: arguments
     ) { seed in

@@ -200,6 +200,10 @@ public struct BenchOptions: Equatable, Sendable {
             default: throw UsageError("unknown option '\(flag)'")
             }
         }
+        if options.seed != nil && options.subcommand != .repeatPublished {
+            let subcommand = options.subcommand.rawValue
+            throw UsageError("'--seed' is for the processes a run starts, not for 'bench \(subcommand)'")
+        }
         if [.summary, .guide].contains(options.subcommand) {
             // They print a file: a selection or a run's option would be ignored, so it is refused.
             var bare = BenchOptions()
@@ -255,9 +259,9 @@ public struct BenchOptions: Equatable, Sendable {
           --rounds <n>            Passes over all cases that the samples are spread across (default 10).
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
           --processes <n>         Measure the published cases (the dispatch family's at the summary's widths,
-                                  every target responding) in n processes, this one and n - 1 fresh ones, each
-                                  in its own shuffled order: the median over processes, a slowed process set
-                                  aside (default 5; 1 with --quick).
+                                  every target responding) in n processes, this one and n - 1 fresh ones that
+                                  each run them in their own shuffled order: the median over processes, a slowed
+                                  process set aside (default 5; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per

@@ -27,6 +27,9 @@ struct BenchOptionsTests {
         let guide = try BenchOptions.parse(["guide"])
         #expect(guide.subcommand == .guide && guide.input == nil)
         #expect(try BenchOptions.parse(["--help"]).showsHelp)
+        #expect(try BenchOptions.parse(["--processes", "3"]).processes == 3)
+        let child = try BenchOptions.parse(["repeat", "--quick", "--seed", "2"])
+        #expect(child.subcommand == .repeatPublished && child.seed == 2 && child.quick)
         #expect(!(try BenchOptions.parse([])).isPartial)
     }
 
@@ -56,6 +59,7 @@ struct BenchOptionsTests {
         (["--quick=yes"], "'--quick' takes no value"),
         (["--processes", "0"], "'--processes' takes an integer from 1 to 20, got '0'"),
         (["--seed", "-1"], "'--seed' takes a non-negative integer, got '-1'"),
+        (["--seed", "2"], "'--seed' is for the processes a run starts, not for 'bench run'"),
         (["--no-progress=1"], "'--no-progress' takes no value"),
     ])
     func usageErrors(arguments: [String], message: String) {

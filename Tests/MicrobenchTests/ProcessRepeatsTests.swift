@@ -42,6 +42,7 @@ final class ProcessRepeatsTests {
         ([10.0, 16.0], 1),  // two processes cannot say which one is off
         ([10.0, 20.0, 20.0, 20.0, 10.0], 1),  // the case is slow in most processes: that is its figure
         ([64.0, 64.0, 90.0], 64),  // 1.4x, but 26 ns over 64 deliveries is under 0.5 ns per delivery
+        ([1.0, 1.0, 10.0, 10.0], 1),  // half the processes: not a minority
     ])
     func nothingSetAside(values: [Double], deliveries: Int) {
         let figure = ProcessFigure(values, deliveries: deliveries)
@@ -98,7 +99,8 @@ final class ProcessRepeatsTests {
         #expect(merged.slowedProcesses == 1)
         #expect(abs(merged.nanosecondsPerOperationMedian - 10) < 1e-9)
         #expect(abs(merged.nanosecondsPerDelivery - 10) < 1e-9)
-        #expect(merged.nanosecondsPerOperationP10 == 9)  // from the process nearest the figure
+        // From the process nearest the figure, scaled by the figure over its median (here 10 over 10).
+        #expect(merged.nanosecondsPerOperationP10 == 9)
         // A case not published keeps its own row, whatever a process printed for it.
         #expect(outcome.rows.first { $0.name == other } == own[1])
     }
@@ -121,6 +123,12 @@ final class ProcessRepeatsTests {
         }.joined(separator: "\n") + "\n"
         #expect(!legacy.contains("processes"))
         #expect(try CSV.parse(legacy, file: "legacy") == rows)
+        // A legacy row with a field missing is refused, naming its line.
+        let short = legacy.split(separator: "\n").map(String.init)
+        let broken = short[0] + "\n" + short[1].split(separator: ",", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: ",") + "\n"
+        let error = #expect(throws: CSV.ParseError.self) { try CSV.parse(broken, file: "legacy") }
+        #expect(error?.description == "legacy:2: expected 26 fields, got 25")
     }
 
     @Test("bench measures its published cases in fresh processes and writes their figures")
@@ -138,6 +146,7 @@ final class ProcessRepeatsTests {
         let published = rows.filter { $0.width == $0.responders }
         #expect(published.count == 4)
         #expect(published.allSatisfy { $0.processes == 3 && $0.processSpread != nil })
-        #expect(rows.filter { $0.width != $0.responders }.allSatisfy { $0.processes == nil })
+        let sparse = rows.filter { $0.width != $0.responders }
+        #expect(sparse.count == 2 && sparse.allSatisfy { $0.processes == nil })
     }
 }

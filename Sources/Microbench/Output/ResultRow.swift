@@ -93,7 +93,8 @@ public struct ResultRow: Equatable, Sendable {
     }
 
     /// This row with the figure of its case measured in several processes: the median columns from `figure`, the
-    /// other timing columns from `representative`, the row of the kept process whose median is nearest it.
+    /// other timing columns from `representative`, the row of the kept process whose median is nearest it, its
+    /// percentiles scaled by the figure over its median so that they stay on their side of the figure.
     public func merged(_ figure: ProcessFigure, representative: ResultRow) -> ResultRow {
         var row = self
         // One over the deliveries per operation, as this row divided them.
@@ -101,9 +102,12 @@ public struct ResultRow: Equatable, Sendable {
         row.samples = representative.samples
         row.iterations = representative.iterations
         row.nanosecondsPerOperationMedian = figure.figure
-        row.nanosecondsPerOperationP10 = representative.nanosecondsPerOperationP10
-        row.nanosecondsPerOperationP90 = representative.nanosecondsPerOperationP90
-        row.nanosecondsPerOperationMinimum = representative.nanosecondsPerOperationMinimum
+        let scale =
+            representative.nanosecondsPerOperationMedian > 0
+            ? figure.figure / representative.nanosecondsPerOperationMedian : 1
+        row.nanosecondsPerOperationP10 = representative.nanosecondsPerOperationP10 * scale
+        row.nanosecondsPerOperationP90 = representative.nanosecondsPerOperationP90 * scale
+        row.nanosecondsPerOperationMinimum = representative.nanosecondsPerOperationMinimum * scale
         row.nanosecondsPerDelivery = figure.figure * perDelivery
         row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
         row.relativeSpread = representative.relativeSpread

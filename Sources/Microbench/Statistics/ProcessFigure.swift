@@ -4,9 +4,10 @@
 /// A process can run a case slower for its whole life (placement of its heap and stacks, a neighbour on the host,
 /// a frequency change): every sample of that process is slow, so more samples in the same process do not help.
 /// A fresh process draws those conditions again. A process counts as *slowed* for a case when its median is at
-/// least ``slowedRatio`` times, and ``slowedNanosecondsPerDelivery`` per delivery more than, the median of the
-/// other processes (with three or more processes: two cannot say which one is off). Slowed processes are set
-/// aside, at most a minority of them; the figure is the median of the others.
+/// least ``slowedRatio`` times, and ``slowedNanosecondsPerDelivery`` per delivery more than, the median over
+/// every process (with three or more processes: two cannot say which one is off). Slowed processes are set aside
+/// when they are fewer than half (otherwise being slow is the case's behaviour); the figure is the median of the
+/// processes kept.
 ///
 /// What no fresh process draws again is the code's placement in this build (alignment of its loops, which
 /// functions share a cache line): it is the same in every process, so it shows only against another build
@@ -35,13 +36,13 @@ public struct ProcessFigure: Equatable, Sendable {
     public init(_ values: [Double], deliveries: Int = 1) {
         precondition(!values.isEmpty, "a figure needs at least one process")
         self.values = values
-        // Against the median of every process: a process more than `slowedRatio` times it is in the slower
-        // minority, so the processes set aside never outnumber those kept.
         let median = Summary.quantile(0.5, ofSorted: values.sorted())
         let margin = Self.slowedNanosecondsPerDelivery * Double(max(deliveries, 1))
-        let slowed = values.indices.filter {
+        var slowed = values.indices.filter {
             values.count >= 3 && values[$0] >= median * Self.slowedRatio && values[$0] - median >= margin
         }
+        // Half of an even number of processes can stand that far above the median: then none is set aside.
+        if slowed.count * 2 >= values.count { slowed = [] }
         self.slowed = slowed
         let kept = values.indices.filter { !slowed.contains($0) }.map { values[$0] }.sorted()
         figure = Summary.quantile(0.5, ofSorted: kept)
