@@ -173,10 +173,10 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     if options.showsProgress {
         note("measuring the \(published.count) published cases again in \(processes - 1) fresh processes")
     }
-    let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
-        rows: rows, published: published, processes: processes, executable: this, arguments: arguments
+        rows: rows, published: published, processes: processes, executable: Subprocess.currentExecutable,
+        arguments: arguments
     ) { seed in
         if options.showsProgress { note("  process \(seed + 1) of \(processes)") }
     }

@@ -121,6 +121,14 @@ public struct BenchOptions: Equatable, Sendable {
                 }
                 return next
             }
+            /// The flag's value as an integer that `isAllowed` accepts; otherwise a usage error saying it takes `what`.
+            func integer(_ what: String, where isAllowed: (Int) -> Bool) throws(UsageError) -> Int {
+                let text = try value()
+                guard let number = Int(text), isAllowed(number) else {
+                    throw UsageError("'\(flag)' takes \(what), got '\(text)'")
+                }
+                return number
+            }
             func noValue() throws(UsageError) {
                 if inlineValue != nil { throw UsageError("'\(flag)' takes no value") }
             }
@@ -140,36 +148,16 @@ public struct BenchOptions: Equatable, Sendable {
                     }
                     return width
                 }
-            case "--samples":
-                let text = try value()
-                guard let samples = Int(text), samples >= 1 else {
-                    throw UsageError("'--samples' takes a positive integer, got '\(text)'")
-                }
-                options.samples = samples
-            case "--rounds":
-                let text = try value()
-                guard let rounds = Int(text), rounds >= 1 else {
-                    throw UsageError("'--rounds' takes a positive integer, got '\(text)'")
-                }
-                options.rounds = rounds
+            case "--samples": options.samples = try integer("a positive integer") { $0 >= 1 }
+            case "--rounds": options.rounds = try integer("a positive integer") { $0 >= 1 }
             case "--sample-time":
                 let text = try value()
                 guard let milliseconds = Double(text), milliseconds > 0, milliseconds.isFinite else {
                     throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
                 }
                 options.sampleTimeMilliseconds = milliseconds
-            case "--processes":
-                let text = try value()
-                guard let processes = Int(text), (1...20).contains(processes) else {
-                    throw UsageError("'--processes' takes an integer from 1 to 20, got '\(text)'")
-                }
-                options.processes = processes
-            case "--seed":
-                let text = try value()
-                guard let seed = Int(text), seed >= 0 else {
-                    throw UsageError("'--seed' takes a non-negative integer, got '\(text)'")
-                }
-                options.seed = seed
+            case "--processes": options.processes = try integer("an integer from 1 to 20") { (1...20).contains($0) }
+            case "--seed": options.seed = try integer("a non-negative integer") { $0 >= 0 }
             case "--output":
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("'--output' needs a path") }

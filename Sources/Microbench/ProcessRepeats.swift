@@ -1,12 +1,10 @@
 /// A run's published cases measured again in fresh processes, one after another, each in its own shuffled order,
 /// and merged into the run's rows (``ProcessFigure``): what `bench` does after its own pass.
 public enum ProcessRepeats {
-    /// The merged rows, each published case's figure, and what went wrong in a process that failed.
+    /// The merged rows, and what went wrong in a process that failed.
     public struct Outcome: Sendable {
         /// The run's rows, the published ones carrying the figure of every process that measured them.
         public var rows: [ResultRow]
-        /// The figure of each published case, by case name.
-        public var figures: [String: ProcessFigure]
         /// One line per process that failed or printed no usable CSV; its cases keep the other processes' values.
         public var failures: [String]
     }
@@ -44,12 +42,10 @@ public enum ProcessRepeats {
 
     /// `rows` with each case that `repeats` names merged with the rows other processes measured for it.
     public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
-        var figures: [String: ProcessFigure] = [:]
         let merged = rows.map { row -> ResultRow in
             guard let others = repeats[row.name], !others.isEmpty else { return row }
             let all = [row] + others
-            let figure = ProcessFigure(all.map(\.nanosecondsPerOperationMedian), deliveries: deliveries(of: row))
-            figures[row.name] = figure
+            let figure = ProcessFigure(all.map(\.nanosecondsPerOperationMedian), deliveries: row.deliveriesPerOperation)
             let kept = all.indices.filter { !figure.slowed.contains($0) }
             let nearest = kept.min {
                 abs(all[$0].nanosecondsPerOperationMedian - figure.figure)
@@ -57,14 +53,9 @@ public enum ProcessRepeats {
             }!
             return row.merged(figure, representative: all[nearest])
         }
-        return Outcome(rows: merged, figures: figures, failures: failures)
+        return Outcome(rows: merged, failures: failures)
     }
 
-    /// The deliveries per operation of `row`'s case, as its columns divide them.
-    static func deliveries(of row: ResultRow) -> Int {
-        guard row.nanosecondsPerDelivery > 0 else { return 1 }
-        return max(1, Int((row.nanosecondsPerOperationMedian / row.nanosecondsPerDelivery).rounded()))
-    }
 }
 
 /// A generator of the same numbers for the same seed (SplitMix64), so that a process's shuffled order can be told

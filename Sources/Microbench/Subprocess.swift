@@ -47,6 +47,11 @@ public enum Subprocess {
             standardError: String(decoding: errorData.data, as: UTF8.self))
     }
 
+    /// The path of this process's executable, for running it again.
+    public static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// The path of `command` on `PATH`, or `nil` when it is not installed.
     public static func find(_ command: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

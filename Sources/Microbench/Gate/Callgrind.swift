@@ -164,7 +164,7 @@ public enum Callgrind {
             return .failure(.init(description: "cannot create \(directory): \(error)"))
         }
         let executable = directory + "/stripped"
-        let this = (try? files.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let this = Subprocess.currentExecutable
         let strip = Subprocess.run(
             Subprocess.find("strip") ?? "/usr/bin/strip", ["--strip-debug", "-o", executable, this])
         let program = strip.status == 0 ? executable : this

@@ -97,8 +97,6 @@ public struct ResultRow: Equatable, Sendable {
     /// percentiles scaled by the figure over its median so that they stay on their side of the figure.
     public func merged(_ figure: ProcessFigure, representative: ResultRow) -> ResultRow {
         var row = self
-        // One over the deliveries per operation, as this row divided them.
-        let perDelivery = nanosecondsPerOperationMedian > 0 ? nanosecondsPerDelivery / nanosecondsPerOperationMedian : 1
         row.samples = representative.samples
         row.iterations = representative.iterations
         row.nanosecondsPerOperationMedian = figure.figure
@@ -108,13 +106,19 @@ public struct ResultRow: Equatable, Sendable {
         row.nanosecondsPerOperationP10 = representative.nanosecondsPerOperationP10 * scale
         row.nanosecondsPerOperationP90 = representative.nanosecondsPerOperationP90 * scale
         row.nanosecondsPerOperationMinimum = representative.nanosecondsPerOperationMinimum * scale
-        row.nanosecondsPerDelivery = figure.figure * perDelivery
+        row.nanosecondsPerDelivery = figure.figure / Double(deliveriesPerOperation)
         row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
         row.relativeSpread = representative.relativeSpread
         row.processes = figure.values.count
         row.processSpread = figure.spread
         row.slowedProcesses = figure.slowed.count
         return row
+    }
+
+    /// The deliveries per operation of the row's case, as its columns divide them (1 when they cannot say).
+    public var deliveriesPerOperation: Int {
+        guard nanosecondsPerDelivery > 0 else { return 1 }
+        return max(1, Int((nanosecondsPerOperationMedian / nanosecondsPerDelivery).rounded()))
     }
 
     /// The case's identity.
