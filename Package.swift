@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Fanout", targets: ["Fanout"]),
+        // Behaviours fixed where a screen is built (`StaticComposition`): a module of its own, so that a client of the
+        // run-time strategies neither links nor builds it.
+        .library(name: "FanoutStatic", targets: ["FanoutStatic"]),
         // The suite, as `swift run -c release bench`. Every target but the library's is prefixed `Fanout`: SwiftPM
         // wants a target name unique across a client's whole graph, used or not, and the lab's must not collide.
         .executable(name: "bench", targets: ["FanoutBench"]),
@@ -18,9 +21,10 @@ let package = Package(
         // MARK: - The library
         .target(name: "Fanout", dependencies: ["FanoutSupport"]),
         .target(name: "FanoutSupport"),
+        .target(name: "FanoutStatic", dependencies: ["Fanout"]),
 
         // MARK: - The worked example: a model of UIKit's scroll view, reusing Fanout from another module
-        .target(name: "FanoutScrollViewKit", dependencies: ["Fanout"], path: "Sources/ScrollViewKit"),
+        .target(name: "FanoutScrollViewKit", dependencies: ["Fanout", "FanoutStatic"], path: "Sources/ScrollViewKit"),
 
         // MARK: - The lab: the harness and the suite
         .target(name: "FanoutMicrobenchCounters", path: "Sources/MicrobenchCounters"),
@@ -28,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "FanoutBench",
             dependencies: [
-                "Fanout", "FanoutScrollViewKit", "FanoutGuideGlue", "FanoutMicrobench", "FanoutBenchFloor",
+                "Fanout", "FanoutStatic", "FanoutScrollViewKit", "FanoutGuideGlue", "FanoutMicrobench", "FanoutBenchFloor",
             ],
             path: "Benchmarks/bench"),
         // A contender whose glue is written exactly as Documentation/ReusingForYourProtocol.md shows it.
@@ -42,7 +46,7 @@ let package = Package(
         .target(name: "FanoutSecondHarnessFloor", path: "Benchmarks/SecondHarnessFloor"),
 
         // MARK: - Tests
-        .testTarget(name: "FanoutTests", dependencies: ["Fanout", "FanoutScrollViewKit"]),
+        .testTarget(name: "FanoutTests", dependencies: ["Fanout", "FanoutStatic", "FanoutScrollViewKit"]),
         // The fuzz targets' harnesses (scripts/fuzz builds them with libFuzzer) and the replay of their corpora.
         .testTarget(
             name: "FanoutFuzzTests", dependencies: ["Fanout", "FanoutScrollViewKit", "FanoutMicrobench"],

@@ -1,4 +1,5 @@
 import Fanout
+import FanoutStatic
 
 /// The one interface every dispatch strategy offers for ``ScrollViewDelegate``:
 /// set it as a ``ScrollView``'s delegate and it forwards every message to its

@@ -1,4 +1,5 @@
 import Fanout
+import FanoutStatic
 import FanoutScrollViewKit
 import Testing
 

@@ -2,6 +2,7 @@
 // version, 6.0, lets older ones build the package, without these tests.
 #if compiler(>=6.2)
 import Fanout
+import FanoutStatic
 import Testing
 
 // The glue of Documentation/ReusingForYourProtocol.md for a main-actor delegate protocol, as UIKit's are in

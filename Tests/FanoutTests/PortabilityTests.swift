@@ -1,4 +1,5 @@
 @testable import Fanout
+@testable import FanoutStatic
 import FanoutScrollViewKit
 import Testing
 

@@ -76,7 +76,7 @@ extension DelegateSchema {
     ///
     /// - Complexity: O(*k*), where *k* is the number of message keys.
     @inlinable
-    internal static func respondedMessages(of target: Target) -> MessageSet<Key> {
+    package static func respondedMessages(of target: Target) -> MessageSet<Key> {
         MessageSet { responds(target, to: $0) }
     }
 

@@ -78,7 +78,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     public let key: Schema.Key
 
     @usableFromInline
-    internal let body: (Schema.Target, Arguments) -> Result
+    package let body: (Schema.Target, Arguments) -> Result
 
     /// For a two-argument message, the body taking the arguments apart (`ArgumentPair.swift`); `nil` otherwise,
     /// and where the layout fast paths are off.

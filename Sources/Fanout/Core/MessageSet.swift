@@ -2,23 +2,23 @@
 ///
 /// - Complexity: Every operation is O(1).
 @frozen @usableFromInline
-internal struct MessageSet<Key: MessageKey>: Hashable, Sendable {
+package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     /// Bit *i* is set when the key with ordinal *i* is a member.
-    @usableFromInline var bits: UInt64
+    @usableFromInline package var bits: UInt64
 
     /// Creates an empty set.
     @inlinable
-    init() { bits = 0 }
+    package init() { bits = 0 }
 
     /// The set whose members are the keys with the ordinals of `bits`' set bits.
     @inlinable
-    internal init(bits: UInt64) { self.bits = bits }
+    package init(bits: UInt64) { self.bits = bits }
 
     /// Creates the set of keys for which `isMember` returns `true`.
     ///
     /// - Complexity: O(*k*), where *k* is the number of keys.
     @inlinable
-    init(where isMember: (Key) throws -> Bool) rethrows {
+    package init(where isMember: (Key) throws -> Bool) rethrows {
         // Gathered in a local: in unspecialized code, each mutating call on the generic struct asks for its metadata.
         var bits: UInt64 = 0
         for key in Key.allCases where try isMember(key) { bits |= Self.bit(key) }
@@ -27,33 +27,33 @@ internal struct MessageSet<Key: MessageKey>: Hashable, Sendable {
 
     /// Whether `key` is in the set.
     @inlinable
-    func contains(_ key: Key) -> Bool {
+    package func contains(_ key: Key) -> Bool {
         bits & Self.bit(key) != 0
     }
 
     /// Adds `key` to the set.
     @inlinable
-    mutating func insert(_ key: Key) {
+    package mutating func insert(_ key: Key) {
         bits |= Self.bit(key)
     }
 
     /// Whether the set holds any member of `other`: with `other` made once before a loop over registrations, one
     /// `and` per registration, whether or not the key's ordinal is a constant.
     @inlinable
-    internal func intersects(_ other: MessageSet) -> Bool {
+    package func intersects(_ other: MessageSet) -> Bool {
         bits & other.bits != 0
     }
 
     /// The set of `key` alone.
     @inlinable
-    internal init(_ key: Key) { bits = Self.bit(key) }
+    package init(_ key: Key) { bits = Self.bit(key) }
 
     /// Whether the set has no members.
     @inlinable
-    var isEmpty: Bool { bits == 0 }
+    package var isEmpty: Bool { bits == 0 }
 
     @inlinable
-    internal static func bit(_ key: Key) -> UInt64 {
+    package static func bit(_ key: Key) -> UInt64 {
         let ordinal = key.caseIndex
         precondition(ordinal >= 0 && ordinal < 64, "MessageSet holds at most 64 keys")
         return 1 &<< UInt64(ordinal)

@@ -1,4 +1,4 @@
-/// Something that visits every message of a schema with its types known: how ``StaticComposition`` builds a
+/// Something that visits every message of a schema with its types known: how `StaticComposition` (module `FanoutStatic`) builds a
 /// delivery specialized for each message. A schema offers it with ``DelegateSchema/visitMessages(_:)``.
 public protocol MessageVisitor<Schema> {
     associatedtype Schema: DelegateSchema
@@ -9,7 +9,7 @@ public protocol MessageVisitor<Schema> {
 
 extension DelegateSchema {
     /// Visits no message. A schema that lists its messages here, one line per message and `@inlinable`, lets a
-    /// ``StaticComposition`` called through the protocol run code specialized for its elements.
+    /// `StaticComposition` called through the protocol run code specialized for its elements.
     @inlinable
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {}
 }

@@ -40,7 +40,7 @@ public protocol Multiplexing<Schema>: Delivering {
 }
 
 /// What every multiplexer offers, mutable or not: the registered targets' count, whether any responds, and
-/// delivery. ``Multiplexing`` adds registration; ``StaticComposition``, whose targets are fixed, has only this.
+/// delivery. ``Multiplexing`` adds registration; `StaticComposition` (module `FanoutStatic`), whose targets are fixed, has only this.
 public protocol Delivering<Schema>: AnyObject {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema: DelegateSchema
@@ -60,7 +60,7 @@ public protocol Delivering<Schema>: AnyObject {
     )
 
     /// Sends `message`, a message of two arguments, as ``deliver(_:_:while:)`` does, with the arguments apart, so
-    /// that a reference among them is not retained for a tuple. The default, which a ``StaticComposition`` takes,
+    /// that a reference among them is not retained for a tuple. The default, which a `StaticComposition` takes,
     /// builds the tuple.
     func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,

@@ -3,11 +3,11 @@
     /// platform's Swift ABI puts them (<doc:Portability> lists each, with its portable path): `false`
     /// here, so that each takes its portable path, which uses only what the language guarantees.
     @inlinable
-    internal var usesLayoutFastPaths: Bool { false }
+    package var usesLayoutFastPaths: Bool { false }
 #else
     /// Whether this build takes its layout-dependent fast paths: `true` on Linux x86-64, where they are built and
     /// tested, unless `FANOUT_PORTABLE` is defined (`swift build -Xswiftc -DFANOUT_PORTABLE`). A constant when
     /// Fanout is compiled, so that an `@inlinable` use costs nothing.
     @inlinable
-    internal var usesLayoutFastPaths: Bool { true }
+    package var usesLayoutFastPaths: Bool { true }
 #endif

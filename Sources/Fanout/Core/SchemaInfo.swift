@@ -12,7 +12,7 @@ import FanoutSupport
 /// - `messages` lists one descriptor per key: none left out, none twice;
 /// - `visitMessages`, when it visits anything, visits each key once, with the descriptor type `messages` lists.
 @usableFromInline
-internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
+package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// Every message's descriptor, by ordinal.
     let messages: [any MessageProtocol<Schema>]
 
@@ -100,7 +100,7 @@ internal final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
 
     /// Checks the schema's glue, once per schema; see ``SchemaInfo``.
     @usableFromInline
-    static func check() {
+    package static func check() {
         _ = shared
     }
 }

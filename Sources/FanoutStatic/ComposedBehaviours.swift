@@ -1,3 +1,5 @@
+import Fanout
+
 /// A type of your own that is a ``StaticComposition`` as a delegate: it holds the group and forwards every message.
 ///
 /// ```swift

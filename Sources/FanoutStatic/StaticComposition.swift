@@ -1,3 +1,5 @@
+import Fanout
+
 /// A group of behaviours fixed where it is built, delivered at the floor: no registry, no reference counting, a
 /// direct call per element. Use it as a delegate when a screen's behaviours are known at compile time.
 ///

@@ -1,3 +1,5 @@
+import Fanout
+
 /// The elements of a ``StaticComposition``: a type-level list of the behaviours' concrete types, built left to
 /// right as nested pairs (`StaticPair<StaticPair<StaticEnd<S>, A>, B>`), so that a delivery to each element is a
 /// direct call the optimizer can inline. The underscored requirements are implementation details of
