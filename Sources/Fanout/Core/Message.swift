@@ -83,7 +83,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// For a two-argument message, the body taking the arguments apart (`ArgumentPair.swift`); `nil` otherwise,
     /// and where the layout fast paths are off.
     @usableFromInline
-    internal let pair: PairSlot<Schema.Target, Arguments, Result>?
+    internal let pair: ApartBody<(Schema.Target, Arguments) -> Result>?
 
     @usableFromInline
     internal let unpacker: (_ arguments: [Any], _ selector: String) throws -> Arguments
@@ -115,7 +115,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
-        pair: PairSlot<Schema.Target, Arguments, Result>? = nil,
+        pair: ApartBody<(Schema.Target, Arguments) -> Result>? = nil,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         forwarderMaker:
             @escaping (
@@ -138,7 +138,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
         binder: @escaping (Schema.Target) -> (Arguments) -> Result,
-        pair: PairSlot<Schema.Target, Arguments, Result>? = nil,
+        pair: ApartBody<(Schema.Target, Arguments) -> Result>? = nil,
         unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
         boxing: Boxing.Type
     ) where Boxing.Answer == Result {
