@@ -8,12 +8,16 @@ message and width in the same run (`cFunctionPointer`: a C loop over (context, f
 and width, the figure is the median over runs of that ratio, the median over the selected messages.
 
     scripts/compare-builds [--runs N] [--widths 1,2,4,8] [--strategies a,b] [--messages m,n] [--work DIR]
-                           BASE [HEAD]
+                           [--align] BASE [HEAD]
 
 BASE and HEAD are each a git revision, built once in a worktree under the work folder (default .build-compare/),
 or the path of a `bench` executable. HEAD defaults to this checkout's release build (`swift build -c release`).
 Prints, per strategy and width, BASE's and HEAD's median ratio and HEAD / BASE, with each run's ratio; writes the
 runs' CSVs and `ratios.csv` (one row per build, run, strategy, width and message) into the work folder.
+With `--align`, both revisions are built (into `.build-aligned`, beside their usual build) with every function and
+every block not reached by falling through aligned to 64 bytes, in the Swift code and the C floor alike: where a loop
+starts relative to a cache line or a decoder window then no longer depends on the code around it, which an unrelated
+change moves. Not the build a client gets; a way to tell a change in the code from a change in its placement.
 Exit 0 when measured; 2 on a bad argument or a build that fails.
 """
 import argparse
@@ -28,6 +32,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_csv
 
 FLOOR = "cFunctionPointer"
+# LLVM's block placement options, for the Swift compiler and for clang (the C targets).
+ALIGNED = [flag for option in ("-align-all-functions=6", "-align-all-nofallthru-blocks=6")
+           for flag in ("-Xswiftc", "-Xllvm", "-Xswiftc", option, "-Xcc", "-mllvm", "-Xcc", option)]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -45,6 +52,8 @@ def parse_arguments(argv):
     parser.add_argument("--messages", default="didScroll,didEndDragging,shouldScrollToTop,viewForZooming,willEndDragging",
                         help="messages (default: all four)")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build-compare"), help="work folder (default .build-compare/)")
+    parser.add_argument("--align", action="store_true",
+                        help="build both with functions and jump targets aligned to 64 bytes (see above)")
     arguments = parser.parse_args(argv)
     if arguments.runs < 1:
         parser.error("--runs must be at least 1")
@@ -66,7 +75,18 @@ def fail(message):
     sys.exit(2)
 
 
-def executable(spec, work):
+def build_command(package, align):
+    command = ["swift", "build", "-c", "release", "--product", "bench", "--package-path", package]
+    if align:
+        command += ["--scratch-path", os.path.join(package, ".build-aligned")] + ALIGNED
+    return command
+
+
+def built_binary(package, align):
+    return os.path.join(package, ".build-aligned" if align else ".build", "release", "bench")
+
+
+def executable(spec, work, align):
     """The bench executable for `spec`: a path as it is, or a revision built in a worktree of its own."""
     if os.path.sep in spec and os.path.isfile(spec) and os.access(spec, os.X_OK):
         return os.path.abspath(spec), os.path.basename(spec)
@@ -76,7 +96,7 @@ def executable(spec, work):
         fail(f"'{spec}' is neither a bench executable nor a git revision")
     commit = revision.stdout.strip()
     tree = os.path.join(work, commit)
-    binary = os.path.join(tree, ".build", "release", "bench")
+    binary = built_binary(tree, align)
     if not os.access(binary, os.X_OK):
         if not os.path.isdir(tree):
             result = subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", tree, commit],
@@ -84,19 +104,17 @@ def executable(spec, work):
             if result.returncode != 0:
                 fail(f"git worktree add {commit}: {result.stderr.strip()}")
         print(f"== building bench at {commit} in {tree}", file=sys.stderr)
-        result = subprocess.run(["swift", "build", "-c", "release", "--product", "bench", "--package-path", tree],
-                                stdout=sys.stderr, check=False)
+        result = subprocess.run(build_command(tree, align), stdout=sys.stderr, check=False)
         if result.returncode != 0:
             fail(f"the build of {commit} failed")
     return binary, commit
 
 
-def head_executable():
+def head_executable(align):
     print("== building this checkout's bench (release)", file=sys.stderr)
-    if subprocess.run(["swift", "build", "-c", "release", "--product", "bench", "--package-path", ROOT],
-                      stdout=sys.stderr, check=False).returncode != 0:
+    if subprocess.run(build_command(ROOT, align), stdout=sys.stderr, check=False).returncode != 0:
         fail("the build of this checkout failed")
-    return os.path.join(ROOT, ".build", "release", "bench"), "HEAD (working tree)"
+    return built_binary(ROOT, align), "HEAD (working tree)"
 
 
 def measure(binary, output, arguments):
@@ -133,8 +151,9 @@ def ratios(path, arguments):
 def main(argv):
     arguments = parse_arguments(argv)
     os.makedirs(arguments.work, exist_ok=True)
-    builds = [executable(arguments.base, arguments.work)]
-    builds.append(executable(arguments.head, arguments.work) if arguments.head else head_executable())
+    builds = [executable(arguments.base, arguments.work, arguments.align)]
+    builds.append(executable(arguments.head, arguments.work, arguments.align) if arguments.head
+                  else head_executable(arguments.align))
     runs = {index: [] for index in range(2)}
     for run in range(1, arguments.runs + 1):
         for index, (binary, _) in enumerate(builds):
@@ -155,7 +174,8 @@ def main(argv):
 
     print(f"median over {arguments.runs} interleaved runs of (ns per message ÷ the C floor's, same run), "
           f"median over {', '.join(arguments.messages)}")
-    print(f"BASE {builds[0][1]}, HEAD {builds[1][1]}; CPU: {', '.join(sorted(CPUS))}")
+    aligned = "; both built with --align" if arguments.align else ""
+    print(f"BASE {builds[0][1]}, HEAD {builds[1][1]}{aligned}; CPU: {', '.join(sorted(CPUS))}")
     print(f"{'strategy':24} {'width':>5} {'BASE':>6} {'HEAD':>6} {'HEAD/BASE':>9}   per run (BASE | HEAD)")
     for strategy in arguments.strategies:
         for width in arguments.widths:
