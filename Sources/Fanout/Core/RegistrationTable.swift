@@ -14,7 +14,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         /// The messages the target responds to; cleared, in the buffers that dispatches in flight read, when the
         /// registration ends (``silenceEnded(where:)``).
         @usableFromInline var messages: MessageSet<Schema.Key>
-        @usableFromInline let value: Value
+        @usableFromInline var value: Value  // `var` only to be lent in place (`lend`); written by `init` alone
 
         @inlinable
         init(id: ObjectIdentifier, messages: MessageSet<Schema.Key>, value: Value) {

@@ -72,7 +72,8 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
         invoking invoke: (Schema.Target) -> Result
     ) {
         storage.dispatch { entries in
-            Table.forEachResponder(to: key, in: entries) { shouldContinue(invoke(entries[$0].value)) }
+            let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
+            Table.forEachResponder(to: key, in: entries) { shouldContinue(lend(&pinned[$0].value, to: invoke)) }
         }
     }
 }

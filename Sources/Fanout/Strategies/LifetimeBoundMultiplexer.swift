@@ -198,10 +198,11 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         // A registration that ended during the dispatch has its messages cleared in the pinned entries
         // (`RegistrationTable.silenceEnded(where:)`): the loop's mask says whom to call.
         storage.dispatch { entries in
+            let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
             Table.forEachResponder(to: key, in: entries) { index in
                 // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place.
                 if _fastPath(entries[index].value.owned != nil) {
-                    return shouldContinue(invoke(entries[index].value.owned.unsafelyUnwrapped))
+                    return shouldContinue(lend(&pinned[index].value.owned!, to: invoke))
                 }
                 return deliver(
                     toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue, invoking: invoke)
@@ -236,7 +237,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
                 entry.pointee.value.registration.callsInFlight += 1
             #endif
         }
-        let proceed = shouldContinue(invoke(entry.pointee.value.stored.pointee))
+        let proceed = shouldContinue(lend(&entry.pointee.value.stored.pointee, to: invoke))
         if entry.pointee.value.hold != .unretained {
             entry.pointee.value.registration.object.unsafelyUnwrapped.release()
         } else {

@@ -58,7 +58,7 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
     @usableFromInline let registration: LifetimeRegistration<Schema>
     /// The target of a registration bound to an owner (`.strong`), owned by the entry so that a dispatch calls it
     /// from the pinned buffer; `nil` for the others, whose targets the table must not keep alive.
-    @usableFromInline let owned: Schema.Target?
+    @usableFromInline var owned: Schema.Target?  // `var` only to be lent in place (`lend`); written by `init` alone
     /// The registration's ``LifetimeRegistration/stored``, copied so that a dispatch reaches the other targets
     /// without going through the registration first.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>

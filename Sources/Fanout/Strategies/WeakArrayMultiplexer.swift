@@ -100,7 +100,8 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
                 let reference = Unmanaged.passUnretained(entries[index].value)
                 // A strong reference (the weak load's +1) holds the target until its call returns.
                 guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
-                let proceed = shouldContinue(invoke(reference._withUnsafeGuaranteedRef({ $0.stored }).pointee))
+                let stored = reference._withUnsafeGuaranteedRef { $0.stored }
+                let proceed = shouldContinue(lend(&stored.pointee, to: invoke))
                 _fixLifetime(object)
                 guard proceed else { break }
             }
