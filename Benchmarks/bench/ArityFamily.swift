@@ -19,19 +19,28 @@ enum ArityFamily: BenchmarkFamily {
     ]
     static let schemaFreeSuffix = "SchemaFree"
     static let contenders = strategies.map(\.name) + schemaFreeStrategies.map { $0.name + schemaFreeSuffix }
-    /// `twoValues` is `twoArguments` without the reference: the schema-free form copies a target around its call only
-    /// when a reference is among the arguments (the notebook's section 55), which these two cases show side by side.
+    /// `twoValues` is `twoArguments` without the reference: a target read by value is copied around a call only when
+    /// a reference is among its arguments (the notebook's sections 55 and 60; `concurrent`'s schema-free form still
+    /// is), which these two cases show side by side.
     static let messages = ["twoArguments", "threeArguments", "fourArguments", "twoValues"]
+    /// Each strategy in its schema form, then each that needs no key in its schema-free form.
+    static let forms = strategies.map { ($0, false) } + schemaFreeStrategies.map { ($0, true) }
 
+    /// The gate's cases, and the same at width 4 for the run's figures.
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         guard selection.includesDidScroll else { return [] }
-        return gateCases.filter { selection.widths.contains($0.width) }
+        return forms.flatMap { strategy, schemaFree in
+            messages.flatMap { message in
+                [1, 4, 16].filter(selection.widths.contains).map {
+                    arityCase(strategy, message, width: $0, schemaFree: schemaFree)
+                }
+            }
+        }
     }
 
     /// Every form, strategy and message at widths 1 and 16: what the gate counts.
     static var gateCases: [BenchmarkCase] {
-        let forms = strategies.map { ($0, false) } + schemaFreeStrategies.map { ($0, true) }
-        return forms.flatMap { strategy, schemaFree in
+        forms.flatMap { strategy, schemaFree in
             messages.flatMap { message in
                 [1, 16].map { arityCase(strategy, message, width: $0, schemaFree: schemaFree) }
             }
