@@ -15,9 +15,9 @@ or the path of a `bench` executable. HEAD defaults to this checkout's release bu
 Prints, per strategy and width, BASE's and HEAD's median ratio and HEAD / BASE, with each run's ratio; writes the
 runs' CSVs and `ratios.csv` (one row per build, run, strategy, width and message) into the work folder.
 With `--align`, both revisions are built (into `.build-aligned`, beside their usual build) with every function and
-every block not reached by falling through aligned to 64 bytes, in the Swift code and the C floor alike: where a loop
-starts relative to a cache line or a decoder window then no longer depends on the code around it, which an unrelated
-change moves. Not the build a client gets; a way to tell a change in the code from a change in its placement.
+every block not reached by falling through (most loop heads) aligned to 64 bytes, in the Swift code and the C floor
+alike: where such a loop starts relative to a cache line or a decoder window then depends less on the code around it,
+which an unrelated change moves. A BASE or HEAD given as an executable is refused with `--align`. Not the build a client gets; a way to tell a change in the code from a change in its placement.
 Exit 0 when measured; 2 on a bad argument or a build that fails.
 """
 import argparse
@@ -53,7 +53,7 @@ def parse_arguments(argv):
                         help="messages (default: all four)")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build-compare"), help="work folder (default .build-compare/)")
     parser.add_argument("--align", action="store_true",
-                        help="build both with functions and jump targets aligned to 64 bytes (see above)")
+                        help="build both with functions and blocks not reached by falling through aligned to 64 bytes")
     arguments = parser.parse_args(argv)
     if arguments.runs < 1:
         parser.error("--runs must be at least 1")
@@ -89,6 +89,8 @@ def built_binary(package, align):
 def executable(spec, work, align):
     """The bench executable for `spec`: a path as it is, or a revision built in a worktree of its own."""
     if os.path.sep in spec and os.path.isfile(spec) and os.access(spec, os.X_OK):
+        if align:
+            fail(f"--align builds both revisions; '{spec}' is an executable, built as it was")
         return os.path.abspath(spec), os.path.basename(spec)
     revision = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "--short", f"{spec}^{{commit}}"],
                               capture_output=True, text=True, check=False)

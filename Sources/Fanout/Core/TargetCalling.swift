@@ -97,14 +97,17 @@ extension _TargetCalling {
     }
 }
 
-/// Calls `body` with `value`, lent in place rather than copied out. Passed `inout`, `value` is known to the optimizer
-/// to be written by nothing else while `body` runs, so that a target read from it is called with no retain and
-/// release around the call, even when a reference among the call's arguments could reach the target's storage (a
-/// read by value there costs a retain and a release per target). What makes it true is the caller's: `value` lives
-/// where no change writes while a delivery reads it (a single-threaded strategy's pinned buffer, a registration's
-/// storage), and `body` only reads it. A nested delivery lends the same value again, which only reads it too.
+/// Calls `body` with `value`, lent in place rather than copied out.
 ///
-/// Not for values other threads read at the same time (`concurrent`'s snapshot): two threads' `inout` accesses to
-/// one value conflict, however read-only, and ThreadSanitizer says so.
+/// Precondition: nothing writes or destroys `value` until `body` returns, and `body` only reads it. The strategies
+/// lend what a delivery keeps alive (an entry of a single-threaded strategy's pinned buffer, which a change copies
+/// before writing; a registration's storage, written only when it is made). Given that, an `inout` access lets the
+/// target be called without the retain and release a copy would cost when a reference among the call's arguments
+/// could reach its storage.
+///
+/// The `inout` access is a formal modification that other accesses overlap on purpose: a nested delivery lends the
+/// same value again, and a change during a callback reads it while copying the buffer. They only read, and accesses
+/// through an unsafe pointer are not enforced. Not for a value other threads read at the same time (`concurrent`'s
+/// snapshot): ThreadSanitizer reports those accesses as races.
 @inlinable @inline(__always)
 internal func lend<Value, Result>(_ value: inout Value, to body: (Value) -> Result) -> Result { body(value) }
