@@ -20,9 +20,11 @@ enum DispatchFamily: BenchmarkFamily {
     }
 
     /// Whether `id` is a published case (its figure is in the summary, the decision guide or the README): a
-    /// contender at a published width, every target responding. A run measures these in several processes.
+    /// contender at a published width, every target responding, or an `arity` case (the README compares the
+    /// schema-free form with the schema form by them). A run measures these in several processes.
     static func isPublished(_ id: CaseID, _ selection: Selection) -> Bool {
-        id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
+        id.benchmark == "arity"
+            || id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
     }
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
