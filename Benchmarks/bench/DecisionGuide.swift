@@ -94,7 +94,7 @@ struct DecisionGuide {
             if let generic = row("dispatch", "staticCompositionGeneric", 16, 16) {
                 caveat += ": the group itself as the delegate costs \(Self.format(ns(generic), 0)) ns per delivery"
             }
-            lines.append("| Behaviours fixed where the screen is built | `StaticComposition` | "
+            lines.append("| Behaviours fixed where the screen is built | `StaticComposition` (`import FanoutStatic`) | "
                 + String(repeating: "– | ", count: small.count)
                 + "\(Self.format(ns(direct), 2)) on its type, \(Self.format(ns(asDelegate), 2)) as a delegate, at width 16"
                 + " (\(Self.format(ns(asDelegate) / ns(floor16), 2))×) | \(caveat) |")
