@@ -11,7 +11,7 @@ import FanoutSupport
 ///
 /// Three ways to register:
 /// - ``LifetimeBoundMultiplexer/add(_:)``: never keeps a target alive. A ``RegistrationHolder`` is bound to its
-///   own lifetime by a token in its ``RegistrationBag`` and retained for each of its calls (the price of memory
+///   own lifetime by its ``RegistrationBag`` and retained for each of its calls (the price of memory
 ///   safety: its callback may make its owner let go of it); any other target is held weakly.
 /// - ``LifetimeBoundMultiplexer/add(_:boundTo:)``: held strongly until its *owner*, a ``RegistrationHolder``, is
 ///   deallocated; no reference counting per delivery.
@@ -101,13 +101,11 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         else { return }
         let registration = LifetimeRegistration(target, hold: hold)
         if let bag {
-            let token = RegistrationToken { [weak self, weak registration] in
+            registration.bag = bag
+            bag.insert(ObjectIdentifier(registration)) { [weak self, weak registration] in
                 guard let registration, registration.isActive else { return }
                 self?.end(registration, id: id)
             }
-            registration.token = token
-            registration.bag = bag
-            bag.insert(token)
         } else {
             weaklyHeld += 1
         }
@@ -115,7 +113,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
     }
 
-    /// Unregisters `target`. A dispatch in flight still delivers to it; its token stays in the bag until no
+    /// Unregisters `target`. A dispatch in flight still delivers to it; its bag keeps what ends it until no
     /// dispatch holds the registration, so that the target's death is still noticed meanwhile.
     ///
     /// - Complexity: O(*n*).
@@ -148,7 +146,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         #endif
         registration.deactivate()
         // Only this registration ends. If its target was removed and added again during a dispatch, that
-        // dispatch's buffer still holds this registration (and the bag its token), and the id names the new one.
+        // dispatch's buffer still holds this registration (and the bag what ends it), and the id names the new one.
         let removed = table.remove(id, if: { $0.registration === registration })
         if removed?.value.hold == .retainedPerCall { selfBound -= 1 }
         // A dispatch in flight calls it no more; one registered again since is another registration.

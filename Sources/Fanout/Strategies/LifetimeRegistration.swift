@@ -1,4 +1,4 @@
-// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the token, the entry.
+// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the entry.
 
 import FanoutSupport
 
@@ -24,32 +24,34 @@ public protocol RegistrationHolder: AnyObject {
 
 /// Registrations that end when the bag is deallocated, normally with the ``RegistrationHolder`` that owns it.
 public final class RegistrationBag {
-    private var tokens: [RegistrationToken] = []
+    /// The registrations in the bag, and at the same index what ends each, run when the bag is deallocated. Apart,
+    /// so that looking a registration up reads no closure (a copy of one is a retain and a release).
+    private var registrations: [ObjectIdentifier] = []
+    private var ends: [() -> Void] = []
 
     /// Creates an empty bag.
     public init() {}
 
     /// The number of registrations in the bag, ended or not.
-    public var count: Int { tokens.count }
+    public var count: Int { registrations.count }
 
-    func insert(_ token: RegistrationToken) {
-        tokens.append(token)
+    func insert(_ registration: ObjectIdentifier, endedBy end: __owned @escaping () -> Void) {
+        registrations.append(registration)
+        ends.append(consume end)
     }
 
-    func remove(_ token: RegistrationToken) {
-        tokens.removeAll { $0 === token }
-    }
-}
-
-/// Ends one registration when deallocated.
-final class RegistrationToken {
-    private let end: () -> Void
-
-    init(end: @escaping () -> Void) {
-        self.end = end
+    /// Forgets `registration`, which no multiplexer holds any more.
+    func remove(_ registration: ObjectIdentifier) {
+        guard let index = registrations.firstIndex(of: registration) else { return }
+        registrations.remove(at: index)
+        ends.remove(at: index)
     }
 
-    deinit { end() }
+    deinit {
+        // In registration order. Nothing else can reach the bag now (its references were weak), so nothing changes
+        // `ends` meanwhile; each `end` may run a multiplexer's announcement and a released target's deinit.
+        for end in ends { end() }
+    }
 }
 
 /// One entry of a ``LifetimeBoundMultiplexer``'s table: the registration and, if bound to an owner, the target.
@@ -104,8 +106,7 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
     /// Read on every delivery; written only by the same thread when the target dies: no exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
-    /// Owned by the bag, so that the bag's death ends the registration.
-    weak var token: RegistrationToken?
+    /// The bag whose deallocation ends the registration, if any.
     weak var bag: RegistrationBag?
 
     #if DEBUG
@@ -146,8 +147,8 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     }
 
     deinit {
-        // No list or dispatch holds the registration any more: its token is no longer needed.
-        if let token { bag?.remove(token) }
+        // No list or dispatch holds the registration any more: its bag need not end it.
+        bag?.remove(ObjectIdentifier(self))
         // An owned target is released; a reference that was given back is not.
         if hold == .strong { stored.deinitialize(count: 1) }
         stored.deallocate()
