@@ -29,20 +29,17 @@ enum ArityFamily: BenchmarkFamily {
     /// The gate's cases, and the same at width 4 for the run's figures.
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         guard selection.includesDidScroll else { return [] }
-        return forms.flatMap { strategy, schemaFree in
-            messages.flatMap { message in
-                [1, 4, 16].filter(selection.widths.contains).map {
-                    arityCase(strategy, message, width: $0, schemaFree: schemaFree)
-                }
-            }
-        }
+        return cases(atWidths: [1, 4, 16].filter(selection.widths.contains))
     }
 
     /// Every form, strategy and message at widths 1 and 16: what the gate counts.
-    static var gateCases: [BenchmarkCase] {
+    static var gateCases: [BenchmarkCase] { cases(atWidths: [1, 16]) }
+
+    /// Every form, strategy and message at each of `widths`.
+    static func cases(atWidths widths: [Int]) -> [BenchmarkCase] {
         forms.flatMap { strategy, schemaFree in
             messages.flatMap { message in
-                [1, 16].map { arityCase(strategy, message, width: $0, schemaFree: schemaFree) }
+                widths.map { arityCase(strategy, message, width: $0, schemaFree: schemaFree) }
             }
         }
     }
