@@ -11,7 +11,9 @@ import FanoutSupport
 /// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the
 /// array) with an atomic exchange. A dispatch takes no lock: it counts itself in among the readers, reads the
 /// published snapshot, calls the targets and counts itself out: one atomic increment and one decrement per
-/// message, and no reference counting. A replaced snapshot is retired, and freed only when no reader is counted,
+/// message, and no reference counting. Each target is in an immutable object of its own (``Frozen``), which a
+/// dispatch borrows: calling the target copies nothing, whatever the call's arguments, at one load per target more
+/// than reading it from the array. A replaced snapshot is retired, and freed only when no reader is counted,
 /// by a writer or by the last reader out.
 ///
 /// Why that is safe: a reader that holds a snapshot counted itself in before it read it, so before the exchange
@@ -27,17 +29,13 @@ import FanoutSupport
 /// `FanoutSupport`). The targets are called from whichever thread dispatches, so they must themselves be safe to
 /// call concurrently: the multiplexer is `Sendable` only when its target type is (`any P` where `P: Sendable`).
 public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling {
+    /// Each target in an object of its own (``Frozen``), so that a dispatch calls it in place from many threads.
     @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, Schema.Target>
+    internal typealias Table = RegistrationTable<Schema, Frozen<Schema.Target>>
 
     /// What a dispatch reads: the registrations when it was published.
     @usableFromInline
-    internal final class Snapshot {
-        @usableFromInline
-        internal let entries: ContiguousArray<Table.Entry>
-
-        init(_ entries: ContiguousArray<Table.Entry>) { self.entries = entries }
-    }
+    internal typealias Snapshot = Frozen<ContiguousArray<Table.Entry>>
 
     /// The writers' state, under the lock: the registrations, and the replaced snapshots not yet freed (each
     /// retained once, as objects: code that moves them needs no metadata of the schema's).
@@ -163,7 +161,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when a snapshot shares the array.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
-        let target = CallableFromAnyThread(target)
+        let target = CallableFromAnyThread(Frozen(target))
         write { table in table.append(target.value, id: id, messages: messages) }
     }
 
@@ -200,8 +198,11 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
         defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
-            snapshot.entries.withUnsafeBufferPointer { entries in
-                Table.forEachResponder(to: key, in: entries) { shouldContinue(invoke(entries[$0].value)) }
+            snapshot.value.withUnsafeBufferPointer { entries in
+                Table.forEachResponder(to: key, in: entries) { index in
+                    let target = Unmanaged.passUnretained(entries[index].value)
+                    return shouldContinue(target._withUnsafeGuaranteedRef { invoke($0.value) })
+                }
             }
         }
     }
@@ -209,6 +210,18 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
 
 /// Shared between threads when its targets may be: its own state is under its lock and atomics (above).
 extension ConcurrentMultiplexer: @unchecked Sendable where Schema.Target: Sendable {}
+
+/// A value in an object, immutable once made: threads read it in place, each borrowing the object, which their
+/// snapshot keeps alive. A target read from a `let` of an object borrowed for the call is known to stay put through
+/// the call, so that calling it with a reference argument copies nothing (a target read from an array's buffer would
+/// be retained around the call: ``lend(_:to:)`` says why, and why it is not for buffers other threads read).
+@usableFromInline
+internal final class Frozen<Value> {
+    @usableFromInline
+    internal let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
 
 /// A value the storage may call from any thread: the caller's promise, stated in ``ConcurrentMultiplexer``'s
 /// documentation, that the target is safe to call concurrently. The storage's own state needs no such promise.
