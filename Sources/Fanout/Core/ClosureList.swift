@@ -112,13 +112,9 @@ extension PinnedArray {
 /// is made here, where the message's types are known.
 @usableFromInline
 internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Target> {
-    /// A bound closure (``Handler/bound``).
+    /// A bound closure (``Handler/bound``), in an object so that a call borrows it.
     @usableFromInline
-    internal final class Bound {
-        @usableFromInline let call: (Arguments) -> Result
-
-        init(_ call: @escaping (Arguments) -> Result) { self.call = call }
-    }
+    typealias Bound = Frozen<(Arguments) -> Result>
 
     @usableFromInline
     override init() {}
@@ -158,7 +154,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
         Unmanaged.passUnretained(unsafeDowncast(handlers[index].bound.unsafelyUnwrapped, to: Bound.self))
-            ._withUnsafeGuaranteedRef { $0.call(arguments) }
+            ._withUnsafeGuaranteedRef { $0.value(arguments) }
     }
 
     /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without

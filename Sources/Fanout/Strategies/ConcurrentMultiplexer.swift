@@ -211,18 +211,6 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
 /// Shared between threads when its targets may be: its own state is under its lock and atomics (above).
 extension ConcurrentMultiplexer: @unchecked Sendable where Schema.Target: Sendable {}
 
-/// A value in an object, immutable once made: threads read it in place, each borrowing the object, which their
-/// snapshot keeps alive. A target read from a `let` of an object borrowed for the call is known to stay put through
-/// the call, so that calling it with a reference argument copies nothing (a target read from an array's buffer would
-/// be retained around the call: ``lend(_:to:)`` says why, and why it is not for buffers other threads read).
-@usableFromInline
-internal final class Frozen<Value> {
-    @usableFromInline
-    internal let value: Value
-
-    init(_ value: Value) { self.value = value }
-}
-
 /// A value the storage may call from any thread: the caller's promise, stated in ``ConcurrentMultiplexer``'s
 /// documentation, that the target is safe to call concurrently. The storage's own state needs no such promise.
 @usableFromInline
