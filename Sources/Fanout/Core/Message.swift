@@ -48,18 +48,11 @@ extension MessageProtocol {
     }
 }
 
-/// `value`, or the value it wraps when it is a boxed `Optional`, so that a `nil` answer reads as `nil`.
+/// `value`, or the value it wraps when it is a boxed `Optional` (at any depth), so that a `nil` answer reads as `nil`.
 private func flattenOptional(_ value: Any) -> Any? {
-    guard let optional = value as? any OptionalProtocol else { return value }
-    return optional.wrapped
-}
-
-private protocol OptionalProtocol {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalProtocol {
-    fileprivate var wrapped: Any? { self.map { flattenOptional($0) } ?? nil }
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else { return value }
+    return mirror.children.first.flatMap { flattenOptional($0.value) }
 }
 
 /// A descriptor of one message of a delegate protocol: its name and how to send it to one target.

@@ -25,7 +25,7 @@ internal struct PinnedArray<Element> {
     /// Buffers that dispatches in flight still read, replaced since by a change, oldest first, each with the
     /// number of those dispatches: freed when the last of them ends.
     @usableFromInline
-    internal private(set) var retired: [RetiredBuffer<Element>] = []
+    internal private(set) var retired: [(buffer: ContiguousArray<Element>, pins: Int)] = []
 
     /// The pins of the buffer of `elements` times four, plus two when the dispatches in flight are flagged
     /// (``flagDispatches()``), plus one while `retired` holds a buffer or one handed over is being dropped
@@ -66,7 +66,7 @@ internal struct PinnedArray<Element> {
     @inline(__always)
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
-            retired.append(RetiredBuffer(buffer: elements, pins: pins))
+            retired.append((buffer: elements, pins: pins))
             state = state & Self.flagged | 1
         }
         return change(&elements)
@@ -127,19 +127,22 @@ internal struct PinnedArray<Element> {
     /// The caller drops it once its access to this array has ended, then calls ``endRelease()``: dropping it may
     /// free targets whose deinits use the storage (add, remove, dispatch), which must not happen while an access
     /// to the array is open or its state half-changed.
+    ///
+    /// - Returns: The buffer handed over, if any; otherwise whether this was the last dispatch in flight and they
+    ///   were flagged.
     @inlinable @inline(never)
-    internal mutating func endDispatchAfterChange() -> DispatchEnd<Element> {
+    internal mutating func endDispatchAfterChange() -> (released: ContiguousArray<Element>?, wasLast: Bool) {
         if isPinned {
             state -= Self.pinnedOnce
         } else {
             precondition(!retired.isEmpty, "a dispatch ended that no buffer was pinned for")
             retired[retired.count - 1].pins -= 1
-            if retired[retired.count - 1].pins == 0 { return .released(retired.removeLast().buffer) }
+            if retired[retired.count - 1].pins == 0 { return (retired.removeLast().buffer, false) }
         }
-        return .ended(wasLast: endFlagged())
+        return (nil, endFlagged())
     }
 
-    /// Finishes the end of a dispatch that handed over a buffer (``DispatchEnd/released(_:)``), once the caller
+    /// Finishes the end of a dispatch that handed over a buffer (``endDispatchAfterChange()``), once the caller
     /// dropped it. Any dispatch the drop began has ended, so `retired` is as it was before the drop.
     ///
     /// - Returns: `true` when no retired buffer is left (the elements changed during the dispatches, which have all
@@ -225,29 +228,9 @@ extension Unmanaged where Instance: PinnedArrayOwner {
     /// - Returns: `true` when it ended the last dispatch in flight after a change, or flagged.
     @inlinable @inline(never)
     internal func endDispatchAfterChange() -> Bool {
-        switch _withUnsafeGuaranteedRef({ $0.pinned.endDispatchAfterChange() }) {
-        case .ended(let wasLast):
-            return wasLast
-        case .released(let buffer):
-            _ = consume buffer
-        }
+        var end = _withUnsafeGuaranteedRef { $0.pinned.endDispatchAfterChange() }
+        guard end.released != nil else { return end.wasLast }
+        end.released = nil  // the buffer handed over, dropped here: after the access above, before `endRelease`
         return _withUnsafeGuaranteedRef { $0.pinned.endRelease() }
     }
-}
-
-/// How a dispatch over a ``PinnedArray`` ended.
-@frozen @usableFromInline
-internal enum DispatchEnd<Element> {
-    /// It ended; `wasLast` when it was the last in flight and they were flagged.
-    case ended(wasLast: Bool)
-    /// It was the last to read this retired buffer, now out of the array: the caller drops it once its access to
-    /// the array has ended, then calls ``PinnedArray/endRelease()``.
-    case released(ContiguousArray<Element>)
-}
-
-/// A retired buffer of a ``PinnedArray`` and how many dispatches in flight still read it.
-@usableFromInline
-internal struct RetiredBuffer<Element> {
-    @usableFromInline var buffer: ContiguousArray<Element>
-    @usableFromInline var pins: Int
 }

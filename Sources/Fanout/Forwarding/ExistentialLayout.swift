@@ -17,18 +17,16 @@ internal enum ExistentialLayout {
             MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride
         else { return false }
         let word = 0x5eed_f00d
-        let object = Marker()
+        let object = Frozen(0)
         let none = words(of: nil)
         let some = words(of: ())
         let integer = words(of: word)
         let reference = words(of: object)
         return none[3] == 0 && some[3] != 0
             && integer[3] == identity(of: Int.self) && integer[0] == UInt(word)
-            && reference[3] == identity(of: Marker.self)
+            && reference[3] == identity(of: Frozen<Int>.self)
             && reference[0] == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }()
-
-    private final class Marker {}
 
     /// The four words of an `Any?` holding `value`, through a typed pointer: a generic function would open the
     /// existential and read the bytes of the value inside.

@@ -39,7 +39,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
 
     /// The writers' state, under the lock: the registrations, and the replaced snapshots not yet freed (each
     /// retained once, as objects: code that moves them needs no metadata of the schema's).
-    internal struct Writers: @unchecked Sendable {
+    internal struct Writers {
         var table = Table()
         var retired: [Unmanaged<AnyObject>] = []
         var respondersDidChange: (() -> Void)?
@@ -92,17 +92,17 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// Changes the registrations with `change` and, when it says they changed, publishes them; then, once the lock
     /// is released, frees the retired snapshots if no dispatch is in flight.
     private func write(_ change: (inout Table) -> Bool) {
-        let (announce, freed) = locked { writers -> (CallableFromAnyThread<(() -> Void)?>, [Unmanaged<AnyObject>]?) in
+        let (announce, freed) = locked { writers -> ((() -> Void)?, [Unmanaged<AnyObject>]?) in
             let before = writers.table.respondingBits
-            guard change(&writers.table) else { return (CallableFromAnyThread(nil), nil) }
+            guard change(&writers.table) else { return (nil, nil) }
             publish(&writers)
             let handler = writers.table.respondingBits == before ? nil : writers.respondersDidChange
-            return (CallableFromAnyThread(handler), takeRetired(&writers))
+            return (handler, takeRetired(&writers))
         }
         if let freed { Self.release(freed) }
         // A reader that left while this held the lock did not wait for it (`readersLeft`): free what it would have.
         if fanout_reclaim_pending(published) != 0 { readersLeft() }
-        announce.value?()
+        announce?()
     }
 
     /// Publishes the registrations as a new snapshot and retires the one it replaces; the caller holds the lock.
@@ -117,12 +117,11 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// threads' dispatches may overlap without end). Changes on several threads announce concurrently and in no
     /// set order, so the handler must be safe to call from any thread, and should read ``responds(to:)`` afresh.
     public var respondersDidChange: (() -> Void)? {
-        get { locked { CallableFromAnyThread($0.respondersDidChange) }.value }
+        get { locked { $0.respondersDidChange } }
         set {
-            let handler = CallableFromAnyThread(newValue)
             let replaced = locked { writers in
-                defer { writers.respondersDidChange = handler.value }
-                return CallableFromAnyThread(writers.respondersDidChange)
+                defer { writers.respondersDidChange = newValue }
+                return writers.respondersDidChange
             }
             // Released here, after the lock: what the old handler captured may have a deinit that calls this storage.
             _ = consume replaced
@@ -161,8 +160,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when a snapshot shares the array.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
-        let target = CallableFromAnyThread(Frozen(target))
-        write { table in table.append(target.value, id: id, messages: messages) }
+        let target = Frozen(target)
+        write { table in table.append(target, id: id, messages: messages) }
     }
 
     /// Unregisters `target`.
@@ -210,13 +209,3 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
 
 /// Shared between threads when its targets may be: its own state is under its lock and atomics (above).
 extension ConcurrentMultiplexer: @unchecked Sendable where Schema.Target: Sendable {}
-
-/// A value the storage may call from any thread: the caller's promise, stated in ``ConcurrentMultiplexer``'s
-/// documentation, that the target is safe to call concurrently. The storage's own state needs no such promise.
-@usableFromInline
-internal struct CallableFromAnyThread<Value>: @unchecked Sendable {
-    @usableFromInline let value: Value
-
-    @inlinable
-    init(_ value: Value) { self.value = value }
-}
