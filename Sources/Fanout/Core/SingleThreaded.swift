@@ -1,17 +1,8 @@
 /// A single-threaded multiplexer (every strategy but ``ConcurrentMultiplexer``): the debug-build check of its
-/// calls (``ThreadConfinement``), and who is told when the set of messages that some registered target responds
-/// to changes, with a change noticed while a dispatch is in flight announced when the last one ends.
-///
-/// The announcement's rules:
-/// - the handler, `respondersDidChange`, runs synchronously on the thread that made the change, once the change is
-///   complete and with no access to the multiplexer's state held: it may read the multiplexer (`responds(to:)`,
-///   `count`) and change it again;
-/// - a change made while a dispatch is in flight (by a callback, or by a deinit a callback caused) is announced
-///   once, after the outermost dispatch returns, and only if the set then differs from the set before it;
-/// - a change made outside any dispatch, in a target's or its owner's deinit too, is announced at once.
-///
-/// A dispatch in flight is a pinned buffer, the table's (``PinnedTableStorage``) or a message's list's
-/// (``ClosureListStorage``): a deferred change flags the pins in flight, and the last to end announces it.
+/// calls (``ThreadConfinement``), and the announcement of a change of the set of messages some registered target
+/// responds to (``Multiplexing/respondersDidChange``'s rules): at once, with no access to the multiplexer's state
+/// held, or, for a change made while a dispatch is in flight (a pinned buffer, the table's or a message's list's),
+/// once the last one ends, and only if the set then differs from the set before.
 @usableFromInline
 internal protocol SingleThreaded: AnyObject {
     associatedtype Schema: DelegateSchema

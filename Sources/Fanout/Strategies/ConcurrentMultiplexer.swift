@@ -11,9 +11,7 @@ import FanoutSupport
 /// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the
 /// array) with an atomic exchange. A dispatch takes no lock: it counts itself in among the readers, reads the
 /// published snapshot, calls the targets and counts itself out: one atomic increment and one decrement per
-/// message, and no reference counting. Each target is in an immutable object of its own (``Frozen``), which a
-/// dispatch borrows: calling the target copies nothing, whatever the call's arguments, at one load per target more
-/// than reading it from the array. A replaced snapshot is retired, and freed only when no reader is counted,
+/// message, and no reference counting, each target borrowed from an object of its own (``Frozen``). A replaced snapshot is retired, and freed only when no reader is counted,
 /// by a writer or by the last reader out.
 ///
 /// Why that is safe: a reader that holds a snapshot counted itself in before it read it, so before the exchange
