@@ -72,6 +72,10 @@ case .summary, .guide:
 case .repeatPublished:
     // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only.
     var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
+    // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); never freed.
+    let heapShift = UnsafeMutableRawPointer.allocate(
+        byteCount: max(ProcessRepeats.placement(seed: options.seed ?? 0).heap, 1), alignment: 16)
+    blackHole(heapShift)
     let cases = selection.cases().filter { DispatchFamily.isPublished($0.id, selection) }.shuffled(using: &generator)
     guard !cases.isEmpty else { fail("no published case matches the selection", showUsage: false) }
     var configuration = runConfiguration(options)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A run's published cases measured again in fresh processes, one after another, each in its own shuffled order,
 /// and merged into the run's rows (``ProcessFigure``): what `bench` does after its own pass.
 public enum ProcessRepeats {
@@ -22,7 +24,9 @@ public enum ProcessRepeats {
         var failures: [String] = []
         for seed in 1..<max(processes, 1) {
             started(seed)
-            let result = Subprocess.run(executable, arguments + ["--seed", String(seed)])
+            var environment = ProcessInfo.processInfo.environment
+            environment[placementVariable] = String(repeating: "x", count: placement(seed: seed).stack)
+            let result = Subprocess.run(executable, arguments + ["--seed", String(seed)], environment: environment)
             guard result.status == 0 else {
                 let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
                 failures.append("process \(seed + 1) of \(processes) exited with status \(result.status): \(reason)")
@@ -38,6 +42,20 @@ public enum ProcessRepeats {
             }
         }
         return merge(rows, repeats: repeats, failures: failures)
+    }
+
+    /// The environment variable whose length moves a process's stack (`placement(seed:)`).
+    public static let placementVariable = "FANOUT_BENCH_PLACEMENT"
+
+    /// Where process `seed`'s data lands: how many bytes its environment grows by (which moves its stack, as the
+    /// kernel copies the environment onto it) and how many bytes it allocates before measuring (which moves its heap).
+    /// A timing can depend on where its stack slots and objects fall within a page (a load that seems to alias a
+    /// store 4 KiB away waits for it), and a fresh process keeps those offsets: address randomization moves whole
+    /// pages. So each process is given its own offsets, multiples of 16 below 4 KiB, the same for the same seed; the
+    /// run's own process keeps its own.
+    public static func placement(seed: Int) -> (stack: Int, heap: Int) {
+        var generator = SeededGenerator(seed: UInt64(seed) &* 0x5851_F42D_4C95_7F2D)
+        return (16 * Int(generator.next() % 256), 16 * Int(generator.next() % 256))
     }
 
     /// `rows` with each case that `repeats` names merged with the rows other processes measured for it.

@@ -80,6 +80,7 @@ final class ProcessRepeatsTests {
             for last; do :; done
             [ "$last" = 3 ] && { echo "error: boom" >&2; exit 1; }
             echo "$@" >> "\(directory)/calls"
+            echo "${#\(ProcessRepeats.placementVariable)}" >> "\(directory)/pads"
             cat "\(directory)/seed-$last.csv"
             """.write(toFile: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
@@ -91,6 +92,9 @@ final class ProcessRepeatsTests {
         #expect(seeds == [1, 2, 3, 4])
         let calls = try String(contentsOfFile: directory + "/calls", encoding: .utf8).split(separator: "\n")
         #expect(calls == ["repeat --quick --seed 1", "repeat --quick --seed 2", "repeat --quick --seed 4"])
+        // Each process's stack moved by its seed's offset, through its environment.
+        let pads = try String(contentsOfFile: directory + "/pads", encoding: .utf8).split(separator: "\n").map { Int($0) }
+        #expect(pads == [1, 2, 4].map { ProcessRepeats.placement(seed: $0).stack })
         #expect(outcome.failures.count == 1)
         #expect(outcome.failures.first?.contains("exited with status 1: error: boom") == true)
         let merged = try #require(outcome.rows.first { $0.name == published })
@@ -103,6 +107,15 @@ final class ProcessRepeatsTests {
         #expect(merged.nanosecondsPerOperationP10 == 9)
         // A case not published keeps its own row, whatever a process printed for it.
         #expect(outcome.rows.first { $0.name == other } == own[1])
+    }
+
+    @Test("each process gets its own data placement: stack and heap offsets below a page, the same for a seed")
+    func placementsDiffer() {
+        let placements = (1...8).map { ProcessRepeats.placement(seed: $0) }
+        #expect(Set(placements.map(\.stack)).count >= 6)
+        #expect(Set(placements.map(\.heap)).count >= 6)
+        #expect(placements.allSatisfy { $0.stack % 16 == 0 && $0.stack < 4096 && $0.heap % 16 == 0 && $0.heap < 4096 })
+        #expect(ProcessRepeats.placement(seed: 3) == ProcessRepeats.placement(seed: 3))
     }
 
     @Test("the process columns survive the CSV; a CSV written before them still reads")
