@@ -11,8 +11,8 @@ import FanoutSupport
 /// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the
 /// array) with an atomic exchange. A dispatch takes no lock: it counts itself in among the readers, reads the
 /// published snapshot, calls the targets and counts itself out: one atomic increment and one decrement per
-/// message, and no reference counting, each target borrowed from an object of its own (``Frozen``). A replaced snapshot is retired, and freed only when no reader is counted,
-/// by a writer or by the last reader out.
+/// message, and no reference counting, each target borrowed from an immutable object of its own. A replaced
+/// snapshot is retired, and freed only when no reader is counted, by a writer or by the last reader out.
 ///
 /// Why that is safe: a reader that holds a snapshot counted itself in before it read it, so before the exchange
 /// that retired it; whoever frees retired snapshots first sees the count at zero, after the exchange, so that
