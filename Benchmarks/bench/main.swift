@@ -72,7 +72,8 @@ case .summary, .guide:
 case .repeatPublished:
     // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only.
     var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
-    // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); never freed.
+    // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); freed once the
+    // cases are measured.
     let heapShift = UnsafeMutableRawPointer.allocate(
         byteCount: max(ProcessRepeats.placement(seed: options.seed ?? 0).heap, 1), alignment: 16)
     blackHole(heapShift)
@@ -83,6 +84,7 @@ case .repeatPublished:
     configuration.rounds = options.rounds ?? (options.quick ? 2 : 5)
     configuration.countingIterations = 0
     let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
+    heapShift.deallocate()
     print(CSV.render(rows), terminator: "")
 case .list:
     let names = selection.names()
