@@ -66,20 +66,6 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         fanout_lock_destroy(lock)
     }
 
-    /// Counts a reader in and returns the published snapshot, valid until the matching ``exitReader()``.
-    @inlinable @inline(__always)
-    internal func enterReader() -> Unmanaged<Snapshot> {
-        Unmanaged.fromOpaque(fanout_reader_enter(published).unsafelyUnwrapped)
-    }
-
-    /// Counts a reader out; the last one out frees the retired snapshots.
-    @inlinable @inline(__always)
-    internal func exitReader() {
-        if fanout_reader_exit(published) != 0 {
-            readersLeft()
-        }
-    }
-
     /// Runs `body` on the writers' state, under the lock.
     internal func locked<Value>(_ body: (inout Writers) -> Value) -> Value {
         fanout_lock_lock(lock)
@@ -192,8 +178,11 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         _ key: Schema.Key, in storage: Unmanaged<ConcurrentMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        let snapshot = storage._withUnsafeGuaranteedRef { $0.enterReader() }
-        defer { storage._withUnsafeGuaranteedRef { $0.exitReader() } }
+        // Counts itself in among the readers and reads the snapshot, which stays valid until it counts itself out;
+        // the last reader out frees the retired snapshots. `published` is read once: it never changes.
+        let published = storage._withUnsafeGuaranteedRef { $0.published }
+        let snapshot = Unmanaged<Snapshot>.fromOpaque(fanout_reader_enter(published).unsafelyUnwrapped)
+        defer { if fanout_reader_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
             snapshot.value.withUnsafeBufferPointer { entries in
                 Table.forEachResponder(to: key, in: entries) { index in
