@@ -20,8 +20,8 @@ enum ArityFamily: BenchmarkFamily {
     static let schemaFreeSuffix = "SchemaFree"
     static let contenders = strategies.map(\.name) + schemaFreeStrategies.map { $0.name + schemaFreeSuffix }
     /// `twoValues` is `twoArguments` without the reference: a target read by value is copied around a call only when
-    /// a reference is among its arguments (the notebook's sections 55 and 60; `concurrent`'s schema-free form still
-    /// is), which these two cases show side by side.
+    /// a reference is among its arguments (the notebook's sections 55, 60 and 62; every strategy now lends or borrows
+    /// it instead), which these two cases show side by side.
     static let messages = ["twoArguments", "threeArguments", "fourArguments", "twoValues"]
     /// Each strategy in its schema form, then each that needs no key in its schema-free form.
     static let forms = strategies.map { ($0, false) } + schemaFreeStrategies.map { ($0, true) }
