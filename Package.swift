@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The lab's code is built with every function at a 64-byte boundary, so that two functions whose code is the same
+// run alike whatever else the build holds; with the default 16 a loop may straddle a cache line in one of them and
+// not the other (Benchmarks/Notebook.md, section 65). Only the lab's: the library is built as a client builds it.
+let labSwift: [SwiftSetting] = [.unsafeFlags(["-Xllvm", "-align-all-functions=6"])]
+let labC: [CSetting] = [.unsafeFlags(["-falign-functions=64"])]
+
 let package = Package(
     name: "Fanout",
     // The oldest releases whose Swift runtime has what the library needs: parameterized protocol types at run time
@@ -24,7 +30,8 @@ let package = Package(
         .target(name: "FanoutStatic", dependencies: ["Fanout"]),
 
         // MARK: - The worked example: a model of UIKit's scroll view, reusing Fanout from another module
-        .target(name: "FanoutScrollViewKit", dependencies: ["Fanout", "FanoutStatic"], path: "Sources/ScrollViewKit"),
+        .target(name: "FanoutScrollViewKit", dependencies: ["Fanout", "FanoutStatic"], path: "Sources/ScrollViewKit",
+            swiftSettings: labSwift),
 
         // MARK: - The lab: the harness and the suite
         .target(name: "FanoutMicrobenchCounters", path: "Sources/MicrobenchCounters"),
@@ -34,11 +41,12 @@ let package = Package(
             dependencies: [
                 "Fanout", "FanoutStatic", "FanoutScrollViewKit", "FanoutGuideGlue", "FanoutMicrobench", "FanoutBenchFloor",
             ],
-            path: "Benchmarks/bench"),
+            path: "Benchmarks/bench", swiftSettings: labSwift),
         // A contender whose glue is written exactly as Documentation/ReusingForYourProtocol.md shows it.
-        .target(name: "FanoutGuideGlue", dependencies: ["Fanout", "FanoutScrollViewKit"], path: "Benchmarks/GuideGlue"),
+        .target(name: "FanoutGuideGlue", dependencies: ["Fanout", "FanoutScrollViewKit"], path: "Benchmarks/GuideGlue",
+            swiftSettings: labSwift),
         // The floor of dynamic dispatch: a C loop over (context, function pointer) pairs.
-        .target(name: "FanoutBenchFloor", path: "Benchmarks/BenchFloor"),
+        .target(name: "FanoutBenchFloor", path: "Benchmarks/BenchFloor", cSettings: labC),
         // A second, independent harness for the headline cells, with its own C loop (scripts/second-harness).
         .executableTarget(
             name: "FanoutSecondHarness", dependencies: ["Fanout", "FanoutSecondHarnessFloor"],
