@@ -227,35 +227,35 @@ extension Message {
     @inlinable
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result)
     where Arguments == Void, Result == Wrapped? {
-        self.init(key, noArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+        self.init(key, noArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with one argument and an optional answer, which `forward` unwraps.
     @inlinable
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result)
     where Result == Wrapped? {
-        self.init(key, oneArgument: body, boxing: AnswerUnwrapped<Wrapped>.self)
+        self.init(key, oneArgument: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with two arguments and an optional answer, which `forward` unwraps.
     @inlinable
     public init<A, B, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result)
     where Arguments == (A, B), Result == Wrapped? {
-        self.init(key, twoArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+        self.init(key, twoArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with three arguments and an optional answer, which `forward` unwraps.
     @inlinable
     public init<A, B, C, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C) -> Result)
     where Arguments == (A, B, C), Result == Wrapped? {
-        self.init(key, threeArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+        self.init(key, threeArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with four arguments and an optional answer, which `forward` unwraps.
     @inlinable
     public init<A, B, C, D, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C, D) -> Result)
     where Arguments == (A, B, C, D), Result == Wrapped? {
-        self.init(key, fourArguments: body, boxing: AnswerUnwrapped<Wrapped>.self)
+        self.init(key, fourArguments: body, boxing: Wrapped?.self)
     }
 }
 
@@ -269,7 +269,7 @@ extension Message {
         self.init(
             key: key, body: { target, _ in body(target) }, binder: { target in { _ in body(target) } },
             unpacker: { arguments, selector in
-                _ = try ArgumentList(arguments, selector: selector, count: 0) { [] }
+                try checkCount(of: arguments, selector: selector, count: 0) { [] }
             }, boxing: boxing)
     }
 
@@ -283,8 +283,8 @@ extension Message {
             key: key, body: { target, arguments in body(target, arguments) },
             binder: { target in { arguments in body(target, arguments) } },
             unpacker: { arguments, selector in
-                let list = try ArgumentList(arguments, selector: selector, count: 1) { [Arguments.self] }
-                return try list.value(at: 0, as: Arguments.self)
+                try checkCount(of: arguments, selector: selector, count: 1) { [Arguments.self] }
+                return try argument(0, of: arguments, as: Arguments.self, selector: selector)
             }, boxing: boxing)
     }
 
@@ -297,8 +297,11 @@ extension Message {
             binder: { target in { arguments in body(target, arguments.0, arguments.1) } },
             pair: Message.pairForm(of: body),
             unpacker: { arguments, selector in
-                let list = try ArgumentList(arguments, selector: selector, count: 2) { [A.self, B.self] }
-                return (try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self))
+                try checkCount(of: arguments, selector: selector, count: 2) { [A.self, B.self] }
+                return (
+                    try argument(0, of: arguments, as: A.self, selector: selector),
+                    try argument(1, of: arguments, as: B.self, selector: selector)
+                )
             }, boxing: boxing)
     }
 
@@ -311,10 +314,11 @@ extension Message {
             binder: { target in { arguments in body(target, arguments.0, arguments.1, arguments.2) } },
             pair: Message.apartForm(of: body),
             unpacker: { arguments, selector in
-                let list = try ArgumentList(arguments, selector: selector, count: 3) { [A.self, B.self, C.self] }
+                try checkCount(of: arguments, selector: selector, count: 3) { [A.self, B.self, C.self] }
                 return (
-                    try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self),
-                    try list.value(at: 2, as: C.self)
+                    try argument(0, of: arguments, as: A.self, selector: selector),
+                    try argument(1, of: arguments, as: B.self, selector: selector),
+                    try argument(2, of: arguments, as: C.self, selector: selector)
                 )
             }, boxing: boxing)
     }
@@ -328,12 +332,14 @@ extension Message {
             binder: { target in { arguments in body(target, arguments.0, arguments.1, arguments.2, arguments.3) } },
             pair: Message.apartForm(of: body),
             unpacker: { arguments, selector in
-                let list = try ArgumentList(arguments, selector: selector, count: 4) {
+                try checkCount(of: arguments, selector: selector, count: 4) {
                     [A.self, B.self, C.self, D.self]
                 }
                 return (
-                    try list.value(at: 0, as: A.self), try list.value(at: 1, as: B.self),
-                    try list.value(at: 2, as: C.self), try list.value(at: 3, as: D.self)
+                    try argument(0, of: arguments, as: A.self, selector: selector),
+                    try argument(1, of: arguments, as: B.self, selector: selector),
+                    try argument(2, of: arguments, as: C.self, selector: selector),
+                    try argument(3, of: arguments, as: D.self, selector: selector)
                 )
             }, boxing: boxing)
     }

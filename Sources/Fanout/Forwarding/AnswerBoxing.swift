@@ -1,4 +1,5 @@
-/// How `forward` boxes the answers of one message into `Any?`.
+/// How `forward` boxes the answers of one message into `Any?`: chosen by the public initializer of ``Message``, where
+/// the answer's type is concrete, so that no answer is cast at run time.
 @usableFromInline
 internal protocol AnswerBoxing {
     associatedtype Answer
@@ -16,8 +17,8 @@ internal enum AnswerAsIs<Answer>: AnswerBoxing {
 }
 
 /// Optional answers unwrapped, so that a `nil` answer reads as `nil`.
-@usableFromInline
-internal enum AnswerUnwrapped<Wrapped>: AnswerBoxing {
+extension Optional: AnswerBoxing {
+    @usableFromInline typealias Answer = Wrapped?
     @usableFromInline typealias Boxed = Wrapped
     @inlinable @inline(__always)
     static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }

@@ -22,35 +22,32 @@ public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Dynamically typed arguments whose count has been checked against a message's signature.
-@usableFromInline
-internal struct ArgumentList {
-    @usableFromInline let values: [Any]
-    @usableFromInline let selector: String
-
-    /// Checks the count; `types`, the expected argument types, are built only for the error, so that a call with
-    /// the right count allocates nothing.
-    @inlinable
-    init(_ values: [Any], selector: String, count: Int, types: () -> [Any.Type]) throws(ForwardingError) {
-        guard values.count == count else {
-            throw .wrongArgumentCount(
-                selector: selector, expected: count, actual: values.count,
-                expectedTypes: types().map { String(reflecting: $0) })
-        }
-        self.values = values
-        self.selector = selector
+/// Checks that a forwarded message has `count` arguments; `types`, the expected argument types, are built only for
+/// the error, so that a call with the right count allocates nothing.
+@inlinable
+internal func checkCount(
+    of values: [Any], selector: String, count: Int, types: () -> [Any.Type]
+) throws(ForwardingError) {
+    guard values.count == count else {
+        throw .wrongArgumentCount(
+            selector: selector, expected: count, actual: values.count,
+            expectedTypes: types().map { String(reflecting: $0) })
     }
+}
 
-    @inlinable
-    func value<T>(at position: Int, as type: T.Type) throws(ForwardingError) -> T {
-        if let exact = exactly(values, at: position, as: T.self) { return exact }
-        guard let value = values[position] as? T else {
-            throw .wrongArgumentType(
-                selector: selector, position: position, expected: String(reflecting: T.self),
-                actual: String(reflecting: Swift.type(of: values[position])))
-        }
-        return value
+/// The argument at `position` of a forwarded message whose count ``checkCount(of:selector:count:types:)`` checked,
+/// as a `T`.
+@inlinable
+internal func argument<T>(
+    _ position: Int, of values: [Any], as type: T.Type, selector: String
+) throws(ForwardingError) -> T {
+    if let exact = exactly(values, at: position, as: T.self) { return exact }
+    guard let value = values[position] as? T else {
+        throw .wrongArgumentType(
+            selector: selector, position: position, expected: String(reflecting: T.self),
+            actual: String(reflecting: Swift.type(of: values[position])))
     }
+    return value
 }
 
 extension ForwardingError {

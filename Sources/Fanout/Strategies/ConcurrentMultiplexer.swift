@@ -35,16 +35,12 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     @usableFromInline
     internal typealias Snapshot = Frozen<ContiguousArray<Table.Entry>>
 
-    /// The writers' state, under the lock: the registrations, and the replaced snapshots not yet freed (each
-    /// retained once, as objects: code that moves them needs no metadata of the schema's).
-    internal struct Writers {
-        var table = Table()
-        var retired: [Unmanaged<AnyObject>] = []
-        var respondersDidChange: (() -> Void)?
-    }
-
-    /// The writers' state; read and written only under `lock`.
-    private var writers = Writers()
+    // The writers' state, read and written only under `lock`: the registrations, the replaced snapshots not yet
+    // freed (each retained once, as objects: code that moves them needs no metadata of the schema's), and the handler
+    // of ``respondersDidChange``.
+    private var table = Table()
+    private var retired: [Unmanaged<AnyObject>] = []
+    private var changeHandler: (() -> Void)?
 
     /// The writers' lock: a pthread mutex (`FanoutSupport`), which needs no availability check.
     private let lock = fanout_lock_create()
@@ -61,27 +57,26 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     deinit {
         // No dispatch is in flight: each holds the storage for its duration.
         Unmanaged<Snapshot>.fromOpaque(published.pointee.snapshot.unsafelyUnwrapped).release()
-        for snapshot in writers.retired { snapshot.release() }
+        for snapshot in retired { snapshot.release() }
         fanout_published_destroy(published)
         fanout_lock_destroy(lock)
     }
 
-    /// Runs `body` on the writers' state, under the lock.
-    internal func locked<Value>(_ body: (inout Writers) -> Value) -> Value {
+    /// Runs `body`, which reads or writes the writers' state, under the lock.
+    private func locked<Value>(_ body: () -> Value) -> Value {
         fanout_lock_lock(lock)
         defer { fanout_lock_unlock(lock) }
-        return body(&writers)
+        return body()
     }
 
     /// Changes the registrations with `change` and, when it says they changed, publishes them; then, once the lock
     /// is released, frees the retired snapshots if no dispatch is in flight.
     private func write(_ change: (inout Table) -> Bool) {
-        let (announce, freed) = locked { writers -> ((() -> Void)?, [Unmanaged<AnyObject>]?) in
-            let before = writers.table.respondingBits
-            guard change(&writers.table) else { return (nil, nil) }
-            publish(&writers)
-            let handler = writers.table.respondingBits == before ? nil : writers.respondersDidChange
-            return (handler, takeRetired(&writers))
+        let (announce, freed) = locked { () -> ((() -> Void)?, [Unmanaged<AnyObject>]?) in
+            let before = table.respondingBits
+            guard change(&table) else { return (nil, nil) }
+            publish()
+            return (table.respondingBits == before ? nil : changeHandler, takeRetired())
         }
         if let freed { Self.release(freed) }
         // A reader that left while this held the lock did not wait for it (`readersLeft`): free what it would have.
@@ -90,10 +85,10 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     }
 
     /// Publishes the registrations as a new snapshot and retires the one it replaces; the caller holds the lock.
-    private func publish(_ writers: inout Writers) {
-        let snapshot = Unmanaged.passRetained(Snapshot(writers.table.entries)).toOpaque()
+    private func publish() {
+        let snapshot = Unmanaged.passRetained(Snapshot(table.entries)).toOpaque()
         let replaced = fanout_publish(published, snapshot)
-        writers.retired.append(Unmanaged<AnyObject>.fromOpaque(replaced.unsafelyUnwrapped))
+        retired.append(Unmanaged<AnyObject>.fromOpaque(replaced.unsafelyUnwrapped))
     }
 
     /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``):
@@ -101,11 +96,11 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// threads' dispatches may overlap without end). Changes on several threads announce concurrently and in no
     /// set order, so the handler must be safe to call from any thread, and should read ``responds(to:)`` afresh.
     public var respondersDidChange: (() -> Void)? {
-        get { locked { $0.respondersDidChange } }
+        get { locked { changeHandler } }
         set {
-            let replaced = locked { writers in
-                defer { writers.respondersDidChange = newValue }
-                return writers.respondersDidChange
+            let replaced = locked {
+                defer { changeHandler = newValue }
+                return changeHandler
             }
             // Released here, after the lock: what the old handler captured may have a deinit that calls this storage.
             _ = consume replaced
@@ -114,10 +109,10 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
 
     /// Takes the retired snapshots out when no reader is counted, for the caller to release once the lock is
     /// released (``release(_:)``); the caller holds the lock, so no snapshot is retired meanwhile.
-    private func takeRetired(_ writers: inout Writers) -> [Unmanaged<AnyObject>]? {
-        guard !writers.retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return nil }
+    private func takeRetired() -> [Unmanaged<AnyObject>]? {
+        guard !retired.isEmpty, fanout_begin_reclaim(published) != 0 else { return nil }
         var taken: [Unmanaged<AnyObject>] = []
-        swap(&taken, &writers.retired)
+        swap(&taken, &retired)
         return taken
     }
 
@@ -133,7 +128,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         // Without waiting for the lock: whoever holds it checks again once it has released it (`write`, or the reader
         // freeing now). A reader never sleeps on a writer's lock.
         guard fanout_lock_try(lock) != 0 else { return }
-        let freed = takeRetired(&writers)
+        let freed = takeRetired()
         fanout_lock_unlock(lock)
         if let freed { Self.release(freed) }
     }
@@ -163,10 +158,10 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     }
 
     /// The number of registered targets.
-    public var count: Int { locked { $0.table.count } }
+    public var count: Int { locked { table.count } }
 
     /// Whether any registered target responds to `key`.
-    public func responds(to key: Schema.Key) -> Bool { locked { $0.table.responds(to: key) } }
+    public func responds(to key: Schema.Key) -> Bool { locked { table.responds(to: key) } }
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that responds
     /// to the message named `key`, in order, with no lock and no reference counting: the reader count keeps the
