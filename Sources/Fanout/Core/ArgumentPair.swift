@@ -1,19 +1,14 @@
-// A message of two, three or four arguments, delivered with its arguments apart.
+// A message of two, three or four arguments, delivered with its arguments apart: glue that builds the tuple from
+// its method's parameters copies each reference into it (a retain and a release per message); passed apart, they
+// reach each call in the delivery's non-escaping closures and nothing is copied.
 //
-// Glue that builds the tuple of such a message from its method's parameters copies each reference into it: a
-// retain and a release per message. With the arguments passed apart, a delivery carries them to each call
-// in the non-escaping closures of its loop and calls the descriptor's two-argument body: nothing is copied.
+// A `Message` names only its `Arguments` tuple, so it keeps the body taking them apart as an `ApartBody` whose type it
+// can name; the delivery, where the types are known again, reinterprets it as the `ApartBody` it was made as. This
+// relies on every `ApartBody` having one layout, and on closures being copied and destroyed alike, whatever their
+// function type: a layout fast path (`Documentation/Portability.md`); without it the arguments travel as their tuple.
 //
-// A `Message` names only its `Arguments`, the tuple, not the types in it, so it keeps the body taking them apart
-// as the words of an `ApartBody` whose type it can name; the delivery, where the types are known again,
-// reinterprets them as the `ApartBody` they were made as. A layout-dependent fast path
-// (`Documentation/Portability.md`): it relies on an `ApartBody` having the same layout whatever its function
-// type, and on a closure being copied and destroyed the same way in each. Without it
-// (`usesLayoutFastPaths` false) the descriptor has no two-argument body and the arguments travel as
-// their tuple.
-//
-// Safety: the arguments are the caller's parameters, borrowed for the whole delivery; targets are kept alive as
-// for any other message (the pinned buffer, the snapshot, the weak load's reference).
+// Safety: the arguments are the caller's parameters, borrowed for the whole delivery; targets are kept alive as for
+// any other message (the pinned buffer, the snapshot, the weak load's reference).
 
 /// A closure kept in a struct of one stored property of the closure's own generic type: stored at the most general
 /// abstraction whatever the closure's type, so that an `ApartBody` of one function type has the words of an

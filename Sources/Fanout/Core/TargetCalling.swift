@@ -97,17 +97,14 @@ extension _TargetCalling {
     }
 }
 
-/// Calls `body` with `value`, lent in place rather than copied out.
+/// Calls `body` with `value`, lent in place rather than copied out: with a reference among the call's arguments that
+/// could reach `value`'s storage, a copy would cost a retain and a release.
 ///
 /// Precondition: nothing writes or destroys `value` until `body` returns, and `body` only reads it. The strategies
-/// lend what a delivery keeps alive (an entry of a single-threaded strategy's pinned buffer, which a change copies
-/// before writing; a registration's storage, written only when it is made). Given that, an `inout` access lets the
-/// target be called without the retain and release a copy would cost when a reference among the call's arguments
-/// could reach its storage.
-///
-/// The `inout` access is a formal modification that other accesses overlap on purpose: a nested delivery lends the
-/// same value again, and a change during a callback reads it while copying the buffer. They only read, and accesses
-/// through an unsafe pointer are not enforced. Not for a value other threads read at the same time (`concurrent`'s
-/// snapshot): ThreadSanitizer reports those accesses as races.
+/// lend what a delivery keeps alive: an entry of a single-threaded strategy's pinned buffer (a change copies the
+/// buffer before writing) or a registration's storage (written only when it is made). Other accesses overlap this
+/// formal modification on purpose (a nested delivery lends the same value again; a change during a callback copies
+/// the buffer); they only read, and accesses through an unsafe pointer are not enforced. Not for a value other
+/// threads read at the same time (`concurrent`'s snapshot): ThreadSanitizer reports those accesses as races.
 @inlinable @inline(__always)
 internal func lend<Value, Result>(_ value: inout Value, to body: (Value) -> Result) -> Result { body(value) }
