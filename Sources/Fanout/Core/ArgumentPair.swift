@@ -21,13 +21,13 @@
 internal struct ApartBody<Body> {
     @usableFromInline let body: Body
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     init(_ body: Body) { self.body = body }
 }
 
 extension Message {
     /// `body` as the words the descriptor keeps (see the top of this file); `nil` off the layout fast paths.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal static func pairForm<First, Second>(
         of body: @escaping (Schema.Target, First, Second) -> Result
     ) -> ApartBody<(Schema.Target, Arguments) -> Result>? where Arguments == (First, Second) {
@@ -36,7 +36,7 @@ extension Message {
     }
 
     /// The body taking the two arguments apart, if this message has one.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func pairBody<First, Second>() -> ((Schema.Target, First, Second) -> Result)?
     where Arguments == (First, Second) {
         guard let pair else { return nil }
@@ -44,7 +44,7 @@ extension Message {
     }
 
     /// `body`, of three arguments, as the words the descriptor keeps; `nil` off the layout fast paths.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal static func apartForm<A, B, C>(
         of body: @escaping (Schema.Target, A, B, C) -> Result
     ) -> ApartBody<(Schema.Target, Arguments) -> Result>? where Arguments == (A, B, C) {
@@ -53,7 +53,7 @@ extension Message {
     }
 
     /// `body`, of four arguments, as the words the descriptor keeps; `nil` off the layout fast paths.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal static func apartForm<A, B, C, D>(
         of body: @escaping (Schema.Target, A, B, C, D) -> Result
     ) -> ApartBody<(Schema.Target, Arguments) -> Result>? where Arguments == (A, B, C, D) {
@@ -62,14 +62,14 @@ extension Message {
     }
 
     /// The body taking the three arguments apart, if this message has one.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func apartBody<A, B, C>() -> ((Schema.Target, A, B, C) -> Result)? where Arguments == (A, B, C) {
         guard let pair else { return nil }
         return unsafeBitCast(pair, to: ApartBody<(Schema.Target, A, B, C) -> Result>.self).body
     }
 
     /// The body taking the four arguments apart, if this message has one.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func apartBody<A, B, C, D>() -> ((Schema.Target, A, B, C, D) -> Result)?
     where Arguments == (A, B, C, D) {
         guard let pair else { return nil }

@@ -43,7 +43,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
         /// a release of its context per delivery.
         @usableFromInline let bound: AnyObject?
 
-        @inlinable
+        @usableFromInline @_alwaysEmitIntoClient
         init(id: ObjectIdentifier, target: Target, bound: AnyObject?) {
             self.id = id
             self.target = target
@@ -74,7 +74,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     /// - Returns: `true` when this was the last dispatch of the list in flight and they were flagged, or a change
     ///   retired a buffer during them: the storage then announces a deferred change if no list is in flight.
     /// - Complexity: O(*r*) in the handlers of the list.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func deliver<Result>(
         in list: Unmanaged<AnyClosureList>, while shouldContinue: (Result) -> Bool,
@@ -150,7 +150,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     /// closure's object alive: it is borrowed as `Unmanaged`, not retained (a strong read is a retain and a release).
     ///
     /// - Precondition: The list is a forwarding storage's, of this signature.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
         Unmanaged.passUnretained(unsafeDowncast(handlers[index].bound.unsafelyUnwrapped, to: Bound.self))
@@ -162,7 +162,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
     ///
     /// - Complexity: O(*r* + *o*) for *r* handlers and *o* old answers.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forward<Boxed>(
         _ arguments: Arguments, to handlers: AnyObject?, into answers: inout [Any?], boxing box: (Result) -> Any?,
@@ -303,7 +303,7 @@ extension Unmanaged where Instance: ClosureListStorage {
     /// the caller holds, is borrowed for each read; the list's pinned buffer keeps the targets alive.
     ///
     /// - Complexity: O(*r*) in the targets that respond, plus the list's lookup.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func deliver<Result>(
         _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Instance.Schema.Target) -> Result
@@ -319,7 +319,7 @@ extension Unmanaged where Instance: ClosureListStorage {
     }
 
     /// Tells the multiplexer that a list's last dispatch ended flagged or after a change.
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal static func dispatchesEnded(_ storage: Self) {
         storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
     }

@@ -54,20 +54,20 @@ extension DelegateSchema {
     }
 
     /// Every target responds to every message unless the schema says otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func responds(_ target: Target, to key: Key) -> Bool { true }
 
     /// The identity of the object that `target` refers to.
     ///
     /// - Precondition: `Target` is a class or a class-constrained existential.
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func identity(of target: Target) -> ObjectIdentifier {
         ObjectIdentifier(target as AnyObject)
     }
 
     /// A weak `AnyObject` reference, cast back to `Target` on every load.
     @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
-    @inlinable
+    @_alwaysEmitIntoClient
     public static func weakReference(to target: Target) -> () -> Target? {
         { [weak object = target as AnyObject] in object.flatMap { $0 as? Target } }
     }
@@ -75,7 +75,7 @@ extension DelegateSchema {
     /// The messages that `target` responds to.
     ///
     /// - Complexity: O(*k*), where *k* is the number of message keys.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package static func respondedMessages(of target: Target) -> MessageSet<Key> {
         MessageSet { responds(target, to: $0) }
     }

@@ -6,6 +6,6 @@ internal final class Frozen<Value> {
     @usableFromInline
     internal let value: Value
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     init(_ value: Value) { self.value = value }
 }

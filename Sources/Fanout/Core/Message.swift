@@ -57,11 +57,11 @@ private func flattenOptional(_ value: Any) -> Any? {
 
 /// A descriptor of one message of a delegate protocol: its name and how to send it to one target.
 ///
-/// The one line of glue a protocol writes per message. Declare it as an `@inlinable` computed static property
+/// The one line of glue a protocol writes per message. Declare it as an `@usableFromInline @_alwaysEmitIntoClient` computed static property
 /// of the schema, so that the optimizer sees the call and dispatch through it costs nothing extra:
 ///
 /// ```swift
-/// @inlinable static var didScroll: Message<Self, ScrollView, Void> {
+/// @usableFromInline @_alwaysEmitIntoClient static var didScroll: Message<Self, ScrollView, Void> {
 ///     .init(.didScroll) { $0.scrollViewDidScroll($1) }
 /// }
 /// ```
@@ -98,12 +98,12 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// bound for it, boxing the answers; made where the types are concrete, so that it runs specialized code.
     ///
     /// - Complexity: O(1); each access makes a new closure.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void {
         forwarderMaker(unpacker, key.rawValue)
     }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init(
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
@@ -126,7 +126,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
 
     /// A descriptor whose forwarder boxes answers as `Boxing` says (as they are, or unwrapping an optional),
     /// chosen by the public initializer where the answer's type is concrete, so that no answer is cast at run time.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<Boxing: AnswerBoxing>(
         key: Schema.Key,
         body: @escaping (Schema.Target, Arguments) -> Result,
@@ -145,14 +145,14 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     }
 
     /// Sends the message to one target.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result {
         body(target, arguments)
     }
 
     /// A closure that sends the message to `target`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func bound(to target: Schema.Target) -> (Arguments) -> Result {
         binder(target)
     }
@@ -172,7 +172,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// - Parameter bound: Makes the closure that sends this message to a target. It must make exactly the call
     ///   the descriptor's body makes.
     /// - Complexity: O(1).
-    @inlinable
+    @_alwaysEmitIntoClient
     public func withBoundCall(_ bound: @escaping (Schema.Target) -> (Arguments) -> Result) -> Message {
         // A method, not an initializer parameter: where `Arguments == (A, B)` the literal would take the pair as two
         // values, and storing it would need a reabstraction thunk, one more call per delivery.
@@ -182,7 +182,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     /// Unpacks dynamically typed arguments.
     ///
     /// - Complexity: O(*a*), where *a* is the number of arguments.
-    @inlinable
+    @_alwaysEmitIntoClient
     public func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments {
         try ForwardingError.only { try unpacker(arguments, key.rawValue) }
     }
@@ -192,67 +192,67 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
 // without a cast at run time.
 extension Message {
     /// Describes a message with no arguments besides the target.
-    @inlinable @_disfavoredOverload
+    @_alwaysEmitIntoClient @_disfavoredOverload
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result) where Arguments == Void {
         self.init(key, noArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with one argument.
-    @inlinable @_disfavoredOverload
+    @_alwaysEmitIntoClient @_disfavoredOverload
     public init(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result) {
         self.init(key, oneArgument: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with two arguments.
-    @inlinable @_disfavoredOverload
+    @_alwaysEmitIntoClient @_disfavoredOverload
     public init<A, B>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result) where Arguments == (A, B) {
         self.init(key, twoArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with three arguments.
-    @inlinable @_disfavoredOverload
+    @_alwaysEmitIntoClient @_disfavoredOverload
     public init<A, B, C>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C) -> Result)
     where Arguments == (A, B, C) {
         self.init(key, threeArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with four arguments.
-    @inlinable @_disfavoredOverload
+    @_alwaysEmitIntoClient @_disfavoredOverload
     public init<A, B, C, D>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C, D) -> Result)
     where Arguments == (A, B, C, D) {
         self.init(key, fourArguments: body, boxing: AnswerAsIs<Result>.self)
     }
 
     /// Describes a message with no arguments besides the target and an optional answer, which `forward` unwraps.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target) -> Result)
     where Arguments == Void, Result == Wrapped? {
         self.init(key, noArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with one argument and an optional answer, which `forward` unwraps.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, Arguments) -> Result)
     where Result == Wrapped? {
         self.init(key, oneArgument: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with two arguments and an optional answer, which `forward` unwraps.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<A, B, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B) -> Result)
     where Arguments == (A, B), Result == Wrapped? {
         self.init(key, twoArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with three arguments and an optional answer, which `forward` unwraps.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<A, B, C, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C) -> Result)
     where Arguments == (A, B, C), Result == Wrapped? {
         self.init(key, threeArguments: body, boxing: Wrapped?.self)
     }
 
     /// Describes a message with four arguments and an optional answer, which `forward` unwraps.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init<A, B, C, D, Wrapped>(_ key: Schema.Key, _ body: @escaping (Schema.Target, A, B, C, D) -> Result)
     where Arguments == (A, B, C, D), Result == Wrapped? {
         self.init(key, fourArguments: body, boxing: Wrapped?.self)
@@ -262,7 +262,7 @@ extension Message {
 extension Message {
     // The shapes of message, each with the way `forward` boxes its answers.
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<Boxing: AnswerBoxing>(
         _ key: Schema.Key, noArguments body: @escaping (Schema.Target) -> Result, boxing: Boxing.Type
     ) where Arguments == Void, Boxing.Answer == Result {
@@ -273,7 +273,7 @@ extension Message {
             }, boxing: boxing)
     }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<Boxing: AnswerBoxing>(
         _ key: Schema.Key, oneArgument body: @escaping (Schema.Target, Arguments) -> Result, boxing: Boxing.Type
     ) where Boxing.Answer == Result {
@@ -288,7 +288,7 @@ extension Message {
             }, boxing: boxing)
     }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<A, B, Boxing: AnswerBoxing>(
         _ key: Schema.Key, twoArguments body: @escaping (Schema.Target, A, B) -> Result, boxing: Boxing.Type
     ) where Arguments == (A, B), Boxing.Answer == Result {
@@ -305,7 +305,7 @@ extension Message {
             }, boxing: boxing)
     }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<A, B, C, Boxing: AnswerBoxing>(
         _ key: Schema.Key, threeArguments body: @escaping (Schema.Target, A, B, C) -> Result, boxing: Boxing.Type
     ) where Arguments == (A, B, C), Boxing.Answer == Result {
@@ -323,7 +323,7 @@ extension Message {
             }, boxing: boxing)
     }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init<A, B, C, D, Boxing: AnswerBoxing>(
         _ key: Schema.Key, fourArguments body: @escaping (Schema.Target, A, B, C, D) -> Result, boxing: Boxing.Type
     ) where Arguments == (A, B, C, D), Boxing.Answer == Result {

@@ -24,7 +24,7 @@ extension MessageKey {
     /// other type, found by a search. A key whose `allCases` is in another order must implement `ordinal`.
     ///
     /// - Complexity: O(1) for an enumeration without associated values, O(*k*) for *k* cases otherwise.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var ordinal: Int {
         @inline(__always) get {
             // The case index, in declaration order (one byte for 2 to 256 cases): the Swift ABI on every platform
@@ -53,7 +53,7 @@ extension MessageKey {
     /// The key whose raw value is `selector`, or `nil` when the protocol has no such message.
     ///
     /// - Complexity: O(*k*), where *k* is the number of cases.
-    @inlinable
+    @_alwaysEmitIntoClient
     public init?(selector: String) {
         self.init(rawValue: selector)
     }
@@ -64,7 +64,7 @@ extension MessageKey {
     /// message is sent folds into a constant; any other key's `ordinal`. The schema's check proved them equal
     /// (`SchemaInfo`). Not `ordinal` itself: a call of the requirement is not folded where the key's conformance
     /// derives it, and costs a witness call per message.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var caseIndex: Int {
         if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 { return Int(unsafeBitCast(self, to: UInt8.self)) }
         if _isPOD(Self.self) && MemoryLayout<Self>.size == 0 { return 0 }

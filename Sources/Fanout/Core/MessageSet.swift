@@ -7,17 +7,17 @@ package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     @usableFromInline package var bits: UInt64
 
     /// Creates an empty set.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package init() { bits = 0 }
 
     /// The set whose members are the keys with the ordinals of `bits`' set bits.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package init(bits: UInt64) { self.bits = bits }
 
     /// Creates the set of keys for which `isMember` returns `true`.
     ///
     /// - Complexity: O(*k*), where *k* is the number of keys.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package init(where isMember: (Key) throws -> Bool) rethrows {
         // Gathered in a local: in unspecialized code, each mutating call on the generic struct asks for its metadata.
         var bits: UInt64 = 0
@@ -26,33 +26,33 @@ package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     }
 
     /// Whether `key` is in the set.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package func contains(_ key: Key) -> Bool {
         bits & Self.bit(key) != 0
     }
 
     /// Adds `key` to the set.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package mutating func insert(_ key: Key) {
         bits |= Self.bit(key)
     }
 
     /// Whether the set holds any member of `other`: with `other` made once before a loop over registrations, one
     /// `and` per registration, whether or not the key's ordinal is a constant.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package func intersects(_ other: MessageSet) -> Bool {
         bits & other.bits != 0
     }
 
     /// The set of `key` alone.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package init(_ key: Key) { bits = Self.bit(key) }
 
     /// Whether the set has no members.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package var isEmpty: Bool { bits == 0 }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package static func bit(_ key: Key) -> UInt64 {
         let ordinal = key.caseIndex
         precondition(ordinal >= 0 && ordinal < 64, "MessageSet holds at most 64 keys")

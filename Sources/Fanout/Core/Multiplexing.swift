@@ -93,14 +93,14 @@ extension Delivering {
     /// Sends a message that has no answer to every responding target.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for this message.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func send<Arguments>(_ message: Message<Schema, Arguments, Void>, _ arguments: Arguments) {
         deliver(message, arguments) { _ in true }
     }
 
     /// ``deliver(_:_:while:)`` with the two arguments made a tuple: the default of ``deliver(_:_:_:while:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
@@ -110,7 +110,7 @@ extension Delivering {
     }
 
     /// ``deliver(_:_:while:)`` with the three arguments made a tuple: the default of ``deliver(_:_:_:_:while:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func deliver<A, B, C, Result>(
         _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
@@ -119,7 +119,7 @@ extension Delivering {
     }
 
     /// ``deliver(_:_:while:)`` with the four arguments made a tuple: the default of ``deliver(_:_:_:_:_:while:)``.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func deliver<A, B, C, D, Result>(
         _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
@@ -129,28 +129,28 @@ extension Delivering {
     }
 
     /// ``send(_:_:)`` for a message of three arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func send<A, B, C>(_ message: Message<Schema, (A, B, C), Void>, _ a: A, _ b: B, _ c: C) {
         deliver(message, a, b, c) { _ in true }
     }
 
     /// ``send(_:_:)`` for a message of four arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func send<A, B, C, D>(_ message: Message<Schema, (A, B, C, D), Void>, _ a: A, _ b: B, _ c: C, _ d: D) {
         deliver(message, a, b, c, d) { _ in true }
     }
 
     /// ``askAll(_:_:)`` for a message of three arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askAll<A, B, C>(_ message: Message<Schema, (A, B, C), Bool>, _ a: A, _ b: B, _ c: C) -> Bool {
         allSaidTrue { deliver(message, a, b, c, while: $0) }
     }
 
     /// ``askAll(_:_:)`` for a message of four arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askAll<A, B, C, D>(
         _ message: Message<Schema, (A, B, C, D), Bool>, _ a: A, _ b: B, _ c: C, _ d: D
@@ -159,7 +159,7 @@ extension Delivering {
     }
 
     /// ``askUntilAnswered(_:_:)`` for a message of three arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askUntilAnswered<A, B, C, Answer>(
         _ message: Message<Schema, (A, B, C), Answer?>, _ a: A, _ b: B, _ c: C
@@ -168,7 +168,7 @@ extension Delivering {
     }
 
     /// ``askUntilAnswered(_:_:)`` for a message of four arguments, the arguments apart.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askUntilAnswered<A, B, C, D, Answer>(
         _ message: Message<Schema, (A, B, C, D), Answer?>, _ a: A, _ b: B, _ c: C, _ d: D
@@ -177,7 +177,7 @@ extension Delivering {
     }
 
     /// ``send(_:_:)`` for a message of two arguments, the arguments apart as the delegate method receives them.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func send<First, Second>(_ message: Message<Schema, (First, Second), Void>, _ first: First, _ second: Second)
     {
@@ -185,7 +185,7 @@ extension Delivering {
     }
 
     /// ``askAll(_:_:)`` for a message of two arguments, the arguments apart, at the same cost.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askAll<First, Second>(
         _ message: Message<Schema, (First, Second), Bool>, _ first: First, _ second: Second
@@ -194,7 +194,7 @@ extension Delivering {
     }
 
     /// ``askUntilAnswered(_:_:)`` for a message of two arguments, the arguments apart, at the same cost.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askUntilAnswered<First, Second, Answer>(
         _ message: Message<Schema, (First, Second), Answer?>, _ first: First, _ second: Second
@@ -206,7 +206,7 @@ extension Delivering {
     /// `true`; `true` when none responds.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for this message.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
         // Not through `allSaidTrue`: the static composition's `askAll` is cheaper written out (measured).
@@ -222,7 +222,7 @@ extension Delivering {
     /// asked. `nil` when none answers.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for this message.
-    @inlinable
+    @_alwaysEmitIntoClient
     @inline(__always)
     public func askUntilAnswered<Arguments, Answer>(
         _ message: Message<Schema, Arguments, Answer?>, _ arguments: Arguments
@@ -238,7 +238,7 @@ extension Delivering {
 
 extension Delivering {
     /// Whether every answer `deliver` hands its condition is `true` (or there is none); it never stops it.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal func allSaidTrue(_ deliver: ((Bool) -> Bool) -> Void) -> Bool {
         var answer = true
@@ -250,7 +250,7 @@ extension Delivering {
     }
 
     /// The first non-`nil` answer `deliver` hands its condition, which then stops it; `nil` when there is none.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal func firstAnswer<Answer>(_ deliver: ((Answer?) -> Bool) -> Void) -> Answer? {
         var answer: Answer?

@@ -43,14 +43,14 @@ internal struct PinnedArray<Element> {
     @usableFromInline
     internal static var flagged: Int { 2 }
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init() {}
 
     /// The number of dispatches in flight that iterate the buffer of `elements`.
     internal var pins: Int { state >> 2 }
 
     /// Whether a dispatch in flight iterates the buffer of `elements`.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var isPinned: Bool { state >> 2 != 0 }
 
     /// Whether `retired` holds a buffer, or a buffer handed over is being dropped.
@@ -73,13 +73,13 @@ internal struct PinnedArray<Element> {
     }
 
     /// Whether no dispatch is in flight, so that the one that begins now begins with ``pinFirst()``.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var isIdle: Bool { state == 0 }
 
     /// Starts a dispatch: pins the buffer, which ``pinnedElements`` then reads.
     ///
     /// - Precondition: ``isIdle``.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal mutating func pinFirst() {
         assert(isIdle)
         state = Self.pinnedOnce
@@ -87,7 +87,7 @@ internal struct PinnedArray<Element> {
 
     /// Starts a dispatch when not ``isIdle``: pins the buffer once more. Out of line, so that ``pinFirst()`` stays
     /// a plain store, not an increment that waits for the last write of `state`.
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal mutating func pinAgain() {
         state += Self.pinnedOnce
     }
@@ -99,7 +99,7 @@ internal struct PinnedArray<Element> {
     }
 
     /// The buffer of `elements`, which the caller pinned.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var pinnedElements: UnsafeBufferPointer<Element> {
         // The pointer outlives the closure: valid while the buffer is pinned.
         elements.withUnsafeBufferPointer { $0 }
@@ -107,13 +107,13 @@ internal struct PinnedArray<Element> {
 
     /// Whether one dispatch pins the buffer and nothing is retired: the dispatch that ends is the only one in
     /// flight, with nothing changed since it began, and ends with ``unpin()``.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var isPinnedOnce: Bool { state == Self.pinnedOnce }
 
     /// Ends the dispatch in flight.
     ///
     /// - Precondition: ``isPinnedOnce``.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal mutating func unpin() {
         assert(isPinnedOnce)
         state = 0
@@ -130,7 +130,7 @@ internal struct PinnedArray<Element> {
     ///
     /// - Returns: The buffer handed over, if any; otherwise whether this was the last dispatch in flight and they
     ///   were flagged.
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal mutating func endDispatchAfterChange() -> (released: ContiguousArray<Element>?, wasLast: Bool) {
         if isPinned {
             state -= Self.pinnedOnce
@@ -155,7 +155,7 @@ internal struct PinnedArray<Element> {
     }
 
     /// Clears ``state`` when the last dispatch in flight ended flagged, and answers whether it did.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal mutating func endFlagged() -> Bool {
         guard state == Self.flagged else { return false }
         state = 0
@@ -198,7 +198,7 @@ internal protocol PinnedArrayOwner: AnyObject {
 /// end after a change go out of line.
 extension Unmanaged where Instance: PinnedArrayOwner {
     /// Pins the owner's array and returns its buffer, valid until the matching end.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func beginDispatch() -> UnsafeBufferPointer<Instance.PinnedElement> {
         if _fastPath(_withUnsafeGuaranteedRef { $0.pinned.isIdle }) {
             _withUnsafeGuaranteedRef { $0.pinned.pinFirst() }
@@ -210,14 +210,14 @@ extension Unmanaged where Instance: PinnedArrayOwner {
 
     /// Ends the dispatch begun last when it is the only one in flight and nothing changed: then unpins and answers
     /// `true`; otherwise answers `false`, and the caller ends it with ``endDispatchAfterChange()``.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func endDispatchUnchanged() -> Bool {
         guard _fastPath(_withUnsafeGuaranteedRef { $0.pinned.isPinnedOnce }) else { return false }
         _withUnsafeGuaranteedRef { $0.pinned.unpin() }
         return true
     }
 
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal func pinAgain() {
         _withUnsafeGuaranteedRef { $0.pinned.pinAgain() }
     }
@@ -226,7 +226,7 @@ extension Unmanaged where Instance: PinnedArrayOwner {
     /// dropped with no access to the array open, since the targets' deinits may use the owner's multiplexer.
     ///
     /// - Returns: `true` when it ended the last dispatch in flight after a change, or flagged.
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal func endDispatchAfterChange() -> Bool {
         var end = _withUnsafeGuaranteedRef { $0.pinned.endDispatchAfterChange() }
         guard end.released != nil else { return end.wasLast }

@@ -6,7 +6,7 @@ extension RegistrationTable {
     /// call).
     ///
     /// - Complexity: O(*n*) in `entries`.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forEachResponder(
         to key: Schema.Key, in entries: UnsafeBufferPointer<Entry>, _ call: (Int) -> Bool
@@ -34,7 +34,7 @@ where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
 
 extension PinnedTableStorage {
     /// The table's registrations, which a dispatch pins.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
         get { table.pinned }
         _modify { yield &table.pinned }
@@ -62,7 +62,7 @@ extension Unmanaged where Instance: PinnedTableStorage {
     /// `deliver` over it, then unpins it, or frees what a change retired meanwhile, and ends the call; the last
     /// dispatch in flight, when the registrations changed during it, then announces the change. Only a nested
     /// dispatch, or an end after a change, goes out of line (see ``PinnedArray``).
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     func dispatch(_ deliver: (Entries) -> Void) {
         let call = beginCall()
         deliver(beginDispatch())
@@ -75,7 +75,7 @@ extension Unmanaged where Instance: PinnedTableStorage {
 
     /// Ends the dispatch begun last when another is in flight or the registrations changed during it, and the call;
     /// the last dispatch in flight announces the change.
-    @inlinable @inline(never)
+    @usableFromInline @_alwaysEmitIntoClient @inline(never)
     func endDispatch(after call: ThreadConfinement) {
         let wasLastAfterChange = endDispatchAfterChange()
         call.end()

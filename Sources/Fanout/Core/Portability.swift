@@ -2,12 +2,12 @@
     /// Whether this build takes its layout-dependent fast paths, which read or write a value's bytes where one
     /// platform's Swift ABI puts them (<doc:Portability> lists each, with its portable path): `false`
     /// here, so that each takes its portable path, which uses only what the language guarantees.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     package var usesLayoutFastPaths: Bool { false }
 #else
     /// Whether this build takes its layout-dependent fast paths: `true` on Linux x86-64, where they are built and
     /// tested, unless `FANOUT_PORTABLE` is defined (`swift build -Xswiftc -DFANOUT_PORTABLE`). A constant when
-    /// Fanout is compiled, so that an `@inlinable` use costs nothing.
-    @inlinable
+    /// Fanout is compiled, so that an `@usableFromInline @_alwaysEmitIntoClient` use costs nothing.
+    @usableFromInline @_alwaysEmitIntoClient
     package var usesLayoutFastPaths: Bool { true }
 #endif

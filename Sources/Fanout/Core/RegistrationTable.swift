@@ -16,7 +16,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         @usableFromInline var messages: MessageSet<Schema.Key>
         @usableFromInline var value: Value  // `var` only to be lent in place (`lend`); written by `init` alone
 
-        @inlinable
+        @usableFromInline @_alwaysEmitIntoClient
         init(id: ObjectIdentifier, messages: MessageSet<Schema.Key>, value: Value) {
             self.id = id
             self.messages = messages
@@ -29,7 +29,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal private(set) var registrations = PinnedArray<Entry>()
 
     /// A copy of the registrations, one retain; the table's own methods read `registrations.elements` in place.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var entries: ContiguousArray<Entry> { registrations.elements }
 
     /// The registered identities, for O(1) duplicate checks.
@@ -119,7 +119,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     /// The registrations' array, for a dispatch to pin: a change goes through the table's methods, which
     /// keep the identities and counts in step.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal var pinned: PinnedArray<Entry> {
         get { registrations }
         _modify { yield &registrations }

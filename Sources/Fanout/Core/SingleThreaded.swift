@@ -31,7 +31,7 @@ internal protocol SingleThreaded: AnyObject {
 
 extension Unmanaged where Instance: SingleThreaded {
     /// Begins a call of the multiplexer (``ThreadConfinement``), borrowing it from the caller, who ends it with `end()`.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func beginCall() -> ThreadConfinement {
         let confinement = _withUnsafeGuaranteedRef { $0.confinement }
         confinement.begin(takeUnretainedValue())

@@ -18,7 +18,7 @@ extension _TargetCalling {
     /// registration order, for as long as `shouldContinue` accepts the answers.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
@@ -32,7 +32,7 @@ extension _TargetCalling {
     /// the tuple, built once.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
@@ -46,7 +46,7 @@ extension _TargetCalling {
     /// Sends a message of three arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func deliver<A, B, C, Result>(
         _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
     ) {
@@ -59,7 +59,7 @@ extension _TargetCalling {
     /// Sends a message of four arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func deliver<A, B, C, D, Result>(
         _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
         while shouldContinue: (Result) -> Bool
@@ -76,7 +76,7 @@ extension _TargetCalling {
     /// called out of line in code generic over the schema (this module's witnesses of ``Delivering``), so that each
     /// of those witnesses is a call, not a copy of the whole delivery. Both branches deliver alike: `_isConcrete`
     /// only chooses where the code lives, and `bench check` shows that specialized glue keeps the inlined one.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func callTargets<Result>(
         _ key: Schema.Key, while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
     ) {
@@ -106,5 +106,5 @@ extension _TargetCalling {
 /// formal modification on purpose (a nested delivery lends the same value again; a change during a callback copies
 /// the buffer); they only read, and accesses through an unsafe pointer are not enforced. Not for a value other
 /// threads read at the same time (`concurrent`'s snapshot): ThreadSanitizer reports those accesses as races.
-@inlinable @inline(__always)
+@usableFromInline @_alwaysEmitIntoClient @inline(__always)
 internal func lend<Value, Result>(_ value: inout Value, to body: (Value) -> Result) -> Result { body(value) }

@@ -25,7 +25,7 @@ extension _TargetCalling {
     /// Calls `body` with every registered target, in registration order.
     ///
     /// - Complexity: O(*n*) in the targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func forEach<Target>(_ body: (Target) -> Void) where Schema == Targets<Target> {
         Self._deliver(.every, in: .passUnretained(self), while: { _ in true }, invoking: body)
     }
@@ -34,7 +34,7 @@ extension _TargetCalling {
     /// `true`; `true` when there is none.
     ///
     /// - Complexity: O(*n*) in the targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func askAll<Target>(_ question: (Target) -> Bool) -> Bool where Schema == Targets<Target> {
         var answer = true
         Self._deliver(
@@ -49,7 +49,7 @@ extension _TargetCalling {
     /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; `nil` when none does.
     ///
     /// - Complexity: O(*n*) in the targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func askUntilAnswered<Target, Answer>(_ question: (Target) -> Answer?) -> Answer?
     where Schema == Targets<Target> {
         var answer: Answer?
@@ -65,7 +65,7 @@ extension _TargetCalling {
     /// Combines the registered targets, in order, as `Sequence.reduce(_:_:)` does.
     ///
     /// - Complexity: O(*n*) in the targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public func reduce<Target, Result>(_ initialResult: Result, _ next: (Result, Target) -> Result) -> Result
     where Schema == Targets<Target> {
         var result = initialResult

@@ -11,13 +11,13 @@ internal struct ThreadConfinement {
         internal let state = State()
     #endif
 
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init() {}
 
     /// Begins a call of `owner` on this thread.
     ///
     /// - Precondition: No other thread is inside a call of `owner` (debug builds).
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal func begin(_ owner: AnyObject) {
         #if DEBUG
@@ -26,7 +26,7 @@ internal struct ThreadConfinement {
     }
 
     /// Ends the call begun last.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal func end() {
         #if DEBUG

@@ -12,7 +12,7 @@ internal protocol AnswerBoxing {
 @usableFromInline
 internal enum AnswerAsIs<Answer>: AnswerBoxing {
     @usableFromInline typealias Boxed = Answer
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     static func box(_ answer: Answer) -> Any? { answer }
 }
 
@@ -20,6 +20,6 @@ internal enum AnswerAsIs<Answer>: AnswerBoxing {
 extension Optional: AnswerBoxing {
     @usableFromInline typealias Answer = Wrapped?
     @usableFromInline typealias Boxed = Wrapped
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     static func box(_ answer: Wrapped?) -> Any? { answer.map { $0 as Any } }
 }

@@ -4,7 +4,7 @@
 extension ExistentialLayout {
     /// Whether `answers` may be written in place: the layout is known and nothing else holds its storage (an array
     /// is one reference to its storage object here; the empty array's shared storage is never unique).
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal static func canReuse(_ answers: inout [Any?]) -> Bool {
         guard isKnown, MemoryLayout<[Any?]>.size == MemoryLayout<AnyObject>.size else { return false }
         return withUnsafeMutablePointer(to: &answers) { array in
@@ -16,7 +16,7 @@ extension ExistentialLayout {
 
     /// Destroys the answer at `slot`, leaving it uninitialized; one of the trivial type `Trivial` (`Void`, `Bool`)
     /// is left as it is, so that a message answered again is overwritten without a call per answer.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal static func destroy<Trivial>(_ slot: UnsafeMutablePointer<Any?>, skipping trivial: Trivial.Type) {
         let raw = UnsafeMutableRawPointer(slot)
@@ -33,7 +33,7 @@ extension ExistentialLayout {
     /// Writes `answer`, boxed by `box`, to the uninitialized `slot`. An answer boxed as it is, of a trivial type
     /// stored inline (`Void`, `Bool`), is written as its bytes and its type's metadata: the general path builds the
     /// `Any?` in a temporary and copies it with wide loads that stall on store forwarding.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal static func initialize<Answer, Boxed>(
         _ slot: UnsafeMutablePointer<Any?>, to answer: Answer, boxing box: (Answer) -> Any?, boxedType: Boxed.Type

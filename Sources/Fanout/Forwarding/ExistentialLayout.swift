@@ -40,14 +40,14 @@ internal enum ExistentialLayout {
     }
 
     /// The metadata pointer of `type`, as an `Any` holding a `type` stores it.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal static func identity<T>(of type: T.Type) -> UInt {
         UInt(bitPattern: ObjectIdentifier(type))
     }
 
     /// Whether an `Any` holding a `T` holds it in its inline buffer.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal static func storesInline<T>(_ type: T.Type) -> Bool {
         MemoryLayout<T>.size <= metadataOffset && MemoryLayout<T>.alignment <= MemoryLayout<UnsafeRawPointer>.alignment
@@ -58,7 +58,7 @@ internal enum ExistentialLayout {
 /// The argument at `position` as a `T` when its dynamic type is exactly `T` (the usual argument), without the
 /// search of conformances and superclasses that `as?` runs; `nil` otherwise. A `T` that an `Any` stores inline
 /// is loaded straight from the array's storage when the metadata word is `T`'s; other types are opened.
-@inlinable
+@usableFromInline @_alwaysEmitIntoClient
 @inline(__always)
 internal func exactly<T>(_ values: [Any], at position: Int, as type: T.Type) -> T? {
     if ExistentialLayout.storesInline(T.self) && ExistentialLayout.isKnown {

@@ -24,7 +24,7 @@ public enum ForwardingError: Error, Equatable, CustomStringConvertible {
 
 /// Checks that a forwarded message has `count` arguments; `types`, the expected argument types, are built only for
 /// the error, so that a call with the right count allocates nothing.
-@inlinable
+@usableFromInline @_alwaysEmitIntoClient
 internal func checkCount(
     of values: [Any], selector: String, count: Int, types: () -> [Any.Type]
 ) throws(ForwardingError) {
@@ -37,7 +37,7 @@ internal func checkCount(
 
 /// The argument at `position` of a forwarded message whose count ``checkCount(of:selector:count:types:)`` checked,
 /// as a `T`.
-@inlinable
+@usableFromInline @_alwaysEmitIntoClient
 internal func argument<T>(
     _ position: Int, of values: [Any], as type: T.Type, selector: String
 ) throws(ForwardingError) -> T {
@@ -55,7 +55,7 @@ extension ForwardingError {
     /// untyped errors (see ``MessageProtocol/forwarder``) to the typed-throws API.
     ///
     /// - Precondition: `body` throws nothing but a ``ForwardingError``.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal static func only<Value>(_ body: () throws -> Value) throws(ForwardingError) -> Value {
         do {
             return try body()

@@ -16,14 +16,14 @@ internal struct MessageSelector: Hashable, Sendable {
     internal let nameHash: Int
 
     /// Registers `name`, hashing its characters: O(*s*) for *s* characters.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal init(_ name: String) {
         self.name = name
         self.nameHash = name.hashValue
     }
 
     /// Feeds the precomputed hash of the name, for hashing a selector as part of a larger value.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal func hash(into hasher: inout Hasher) {
         hasher.combine(nameHash)
     }
@@ -32,13 +32,13 @@ internal struct MessageSelector: Hashable, Sendable {
     /// integers do): the precomputed hash mixed with the table's seed by one exclusive or, with no `Hasher` run per
     /// lookup. The name hash is already a `Hasher` output, so the buckets stay uniformly spread; two names whose
     /// hashes are equal collide in every table, which costs a probe, never a wrong answer (`==` compares names).
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal func _rawHashValue(seed: Int) -> Int {
         nameHash ^ seed
     }
 
     /// Equal names, the hashes compared first: O(1) when they differ or the names share storage, O(*s*) otherwise.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     internal static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.nameHash == rhs.nameHash && lhs.name == rhs.name
     }

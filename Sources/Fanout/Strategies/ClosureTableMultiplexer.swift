@@ -44,7 +44,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     }
 
     /// The list of the message named `key`, if one was made (``ClosureListStorage``).
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
         slots[key.caseIndex].map(Unmanaged.passUnretained)
     }
@@ -67,7 +67,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// named `key`, in registration order.
     ///
     /// - Complexity: O(*r*), where *r* is the number of targets that respond to the message.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ClosureTableMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result

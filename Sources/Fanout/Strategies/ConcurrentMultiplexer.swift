@@ -168,7 +168,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// snapshot, and so the targets, alive.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ConcurrentMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result

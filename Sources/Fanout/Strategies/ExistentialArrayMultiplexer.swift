@@ -66,7 +66,7 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     /// responds to the message named `key`, in order.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result

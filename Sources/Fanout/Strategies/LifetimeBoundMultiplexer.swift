@@ -188,7 +188,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     /// responds to `key`, in order: a holder retained for its call, others as held or through their weak reference.
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
@@ -210,7 +210,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
 
     /// Calls, with `invoke`, the target of `entry`, a registration not bound to an owner, unless it is a weak
     /// reference whose target is gone; returns whether the dispatch goes on. The caller keeps `entry` alive.
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal static func deliver<Result>(
         toHeldApart entry: UnsafePointer<Table.Entry>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result

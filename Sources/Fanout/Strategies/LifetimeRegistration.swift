@@ -119,7 +119,7 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     var isDeadWeakReference: Bool { hold == .weak && weakObject == nil }
 
     /// Whether a holder bound to its own lifetime is inside its deinit (its bag ends the registration after it).
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     var isDeallocating: Bool {
         hold == .retainedPerCall && swift_isDeallocating(object.unsafelyUnwrapped.toOpaque())
     }

@@ -98,21 +98,21 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// found by its selector, in registration order.
     ///
     /// - Complexity: O(*r*) for *r* targets that respond, plus one dictionary probe on average.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
 
     /// The handlers of the message named `key`: one dictionary probe on average, hashing no characters.
-    @inlinable
+    @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal func handlers(for key: Schema.Key) -> AnyClosureList? {
         handlers[selectors[key.caseIndex]]
     }
 
     /// The handlers of the message named `key`, found by its selector, if a list was made (``ClosureListStorage``).
-    @inlinable @inline(__always)
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
         handlers(for: key).map(Unmanaged.passUnretained)
     }

@@ -84,7 +84,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     /// responds to `key`, in order, skipping deallocated ones; each weak load's +1 keeps its target alive.
     ///
     /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
-    @inlinable @inline(__always)
+    @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
