@@ -223,7 +223,7 @@ enum DispatchFamily: BenchmarkFamily {
         let slowed = repeated.filter { $0.slowedProcesses ?? 0 > 0 }
         let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
         return [
-            "each above in \(processes) processes (this one, then \(processes - 1) fresh ones in shuffled orders);"
+            "each above in \(processes) fresh processes, each in its own shuffled order;"
                 + " their medians' spread (range ÷ median):"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"

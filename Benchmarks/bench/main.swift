@@ -168,23 +168,24 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     }
 }
 
-/// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` − 1 fresh processes
-/// of this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each
-/// case's figure is the median over the processes, a slowed one set aside (``ProcessFigure``). The rows are
+/// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` fresh processes of
+/// this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each case's
+/// figure is the median over those processes, a slowed one set aside (``ProcessFigure``); this process's own
+/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are
 /// returned as they were when no other process runs or none succeeds.
 @MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
     let processes = options.processes ?? (options.quick ? 1 : 5)
     let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
     guard processes > 1, !published.isEmpty else { return rows }
     if options.showsProgress {
-        note("measuring the \(published.count) published cases again in \(processes - 1) fresh processes")
+        note("measuring the \(published.count) published cases again in \(processes) fresh processes")
     }
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
         rows: rows, published: published, processes: processes, executable: Subprocess.currentExecutable,
         arguments: arguments
     ) { seed in
-        if options.showsProgress { note("  process \(seed + 1) of \(processes)") }
+        if options.showsProgress { note("  process \(seed) of \(processes)") }
     }
     for failure in outcome.failures { note("warning: \(failure)") }
     return outcome.rows

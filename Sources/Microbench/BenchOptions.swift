@@ -247,9 +247,9 @@ public struct BenchOptions: Equatable, Sendable {
           --rounds <n>            Passes over all cases that the samples are spread across (default 10).
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
           --processes <n>         Measure the published cases (the dispatch family's at the summary's widths,
-                                  every target responding) in n processes, this one and n - 1 fresh ones that
-                                  each run them in their own shuffled order: the median over processes, a slowed
-                                  process set aside (default 5; 1 with --quick).
+                                  every target responding) again in n fresh processes that each run them in their
+                                  own shuffled order: the median over those, a slowed process set aside; 1 keeps
+                                  this process's own figures (default 5; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per

@@ -11,9 +11,9 @@ public enum ProcessRepeats {
         public var failures: [String]
     }
 
-    /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1..<`processes`, one process at a time;
+    /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes`, one process at a time;
     /// each prints a results CSV of the cases it measured. Each case of `rows` named in `published` then gets the
-    /// figure over its own row (the first process) and the rows the processes printed for it.
+    /// figure over the rows the processes printed for it (``merge(_:repeats:failures:)``).
     ///
     /// - Parameter started: Called before each process starts, with its seed.
     public static func measure(
@@ -22,18 +22,18 @@ public enum ProcessRepeats {
     ) -> Outcome {
         var repeats: [String: [ResultRow]] = [:]
         var failures: [String] = []
-        for seed in 1..<max(processes, 1) {
+        for seed in stride(from: 1, through: processes, by: 1) {
             started(seed)
             var environment = ProcessInfo.processInfo.environment
             environment[placementVariable] = String(repeating: "x", count: placement(seed: seed).stack)
             let result = Subprocess.run(executable, arguments + ["--seed", String(seed)], environment: environment)
             guard result.status == 0 else {
                 let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
-                failures.append("process \(seed + 1) of \(processes) exited with status \(result.status): \(reason)")
+                failures.append("process \(seed) of \(processes) exited with status \(result.status): \(reason)")
                 continue
             }
             do {
-                for row in try CSV.parse(result.standardOutput, file: "process \(seed + 1)'s output")
+                for row in try CSV.parse(result.standardOutput, file: "process \(seed)'s output")
                 where published.contains(row.name) {
                     repeats[row.name, default: []].append(row)
                 }
@@ -58,11 +58,14 @@ public enum ProcessRepeats {
         return (16 * Int(generator.next() % 256), 16 * Int(generator.next() % 256))
     }
 
-    /// `rows` with each case that `repeats` names merged with the rows other processes measured for it.
+    /// `rows` with each case that `repeats` names given the figure over the rows the fresh processes measured for it.
+    /// The run's own measurement of the case does not count: taken among all the run's other cases, it follows a
+    /// history (what the heap holds, what the branch predictors learnt) that differs from run to run, where a fresh
+    /// process running the published cases in its seed's order measures the same placement every time.
     public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
         let merged = rows.map { row -> ResultRow in
             guard let others = repeats[row.name], !others.isEmpty else { return row }
-            let all = [row] + others
+            let all = others
             let figure = ProcessFigure(all.map(\.nanosecondsPerOperationMedian), deliveries: row.deliveriesPerOperation)
             let kept = all.indices.filter { !figure.slowed.contains($0) }
             let nearest = kept.min {
