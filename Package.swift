@@ -50,8 +50,8 @@ let package = Package(
         // A second, independent harness for the headline cells, with its own C loop (scripts/second-harness).
         .executableTarget(
             name: "FanoutSecondHarness", dependencies: ["Fanout", "FanoutSecondHarnessFloor"],
-            path: "Benchmarks/SecondHarness"),
-        .target(name: "FanoutSecondHarnessFloor", path: "Benchmarks/SecondHarnessFloor"),
+            path: "Benchmarks/SecondHarness", swiftSettings: labSwift),
+        .target(name: "FanoutSecondHarnessFloor", path: "Benchmarks/SecondHarnessFloor", cSettings: labC),
 
         // MARK: - Tests
         .testTarget(name: "FanoutTests", dependencies: ["Fanout", "FanoutStatic", "FanoutScrollViewKit"]),
