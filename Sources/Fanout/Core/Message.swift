@@ -57,11 +57,11 @@ private func flattenOptional(_ value: Any) -> Any? {
 
 /// A descriptor of one message of a delegate protocol: its name and how to send it to one target.
 ///
-/// The one line of glue a protocol writes per message. Declare it as an `@usableFromInline @_alwaysEmitIntoClient` computed static property
+/// The one line of glue a protocol writes per message. Declare it as an `@inlinable` computed static property
 /// of the schema, so that the optimizer sees the call and dispatch through it costs nothing extra:
 ///
 /// ```swift
-/// @usableFromInline @_alwaysEmitIntoClient static var didScroll: Message<Self, ScrollView, Void> {
+/// @inlinable static var didScroll: Message<Self, ScrollView, Void> {
 ///     .init(.didScroll) { $0.scrollViewDidScroll($1) }
 /// }
 /// ```

@@ -8,7 +8,7 @@ public protocol MessageVisitor<Schema> {
 }
 
 extension DelegateSchema {
-    /// Visits no message. A schema that lists its messages here, one line per message and `@_alwaysEmitIntoClient`, lets a
+    /// Visits no message. A schema that lists its messages here, one line per message and `@inlinable`, lets a
     /// `StaticComposition` called through the protocol run code specialized for its elements.
     @_alwaysEmitIntoClient
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {}

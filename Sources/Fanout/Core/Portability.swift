@@ -7,7 +7,7 @@
 #else
     /// Whether this build takes its layout-dependent fast paths: `true` on Linux x86-64, where they are built and
     /// tested, unless `FANOUT_PORTABLE` is defined (`swift build -Xswiftc -DFANOUT_PORTABLE`). A constant when
-    /// Fanout is compiled, so that an `@usableFromInline @_alwaysEmitIntoClient` use costs nothing.
+    /// Fanout is compiled, so that an inlined use costs nothing.
     @usableFromInline @_alwaysEmitIntoClient
     package var usesLayoutFastPaths: Bool { true }
 #endif
