@@ -7,8 +7,12 @@ import FanoutSupport
 @usableFromInline
 internal struct ThreadConfinement {
     #if DEBUG
+        /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`), in a heap buffer that stays
+        /// in place: the record is read and written atomically, from any thread.
         @usableFromInline
-        internal let state = State()
+        internal let record = ManagedBuffer<Void, fanout_confinement>.create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { $0.initialize(to: fanout_confinement()) }
+        }
     #endif
 
     @usableFromInline @_alwaysEmitIntoClient
@@ -21,7 +25,7 @@ internal struct ThreadConfinement {
     @inline(__always)
     internal func begin(_ owner: AnyObject) {
         #if DEBUG
-            state.enter(owner)
+            enter(owner)
         #endif
     }
 
@@ -30,7 +34,7 @@ internal struct ThreadConfinement {
     @inline(__always)
     internal func end() {
         #if DEBUG
-            state.exit()
+            record.withUnsafeMutablePointerToElements { fanout_confinement_exit($0) }
         #endif
     }
 
@@ -43,29 +47,13 @@ internal struct ThreadConfinement {
     }
 
     #if DEBUG
-        /// Which thread is inside a call, and how deeply (`FanoutSupport/Confinement.c`).
         @usableFromInline
-        internal final class State {
-            private let record = fanout_confinement_create()
-
-            @usableFromInline
-            init() {}
-
-            deinit { fanout_confinement_destroy(record) }
-
-            @usableFromInline
-            func enter(_ owner: AnyObject) {
-                guard fanout_confinement_enter(record) != 0 else {
-                    preconditionFailure(
-                        "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
-                            + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
-                            + "between threads instead.")
-                }
-            }
-
-            @usableFromInline
-            func exit() {
-                fanout_confinement_exit(record)
+        internal func enter(_ owner: AnyObject) {
+            guard record.withUnsafeMutablePointerToElements({ fanout_confinement_enter($0) }) != 0 else {
+                preconditionFailure(
+                    "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
+                        + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
+                        + "between threads instead.")
             }
         }
     #endif

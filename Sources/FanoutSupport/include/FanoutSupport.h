@@ -115,14 +115,14 @@ void fanout_add_end(fanout_add_frame *frame);
 // calls, so that a call from another thread meanwhile is reported instead of
 // racing. Only debug builds of the library call these.
 
-/// Which thread is inside an object's calls, and how deeply.
-typedef struct fanout_confinement fanout_confinement;
-
-/// A new record, with no thread inside.
-fanout_confinement *fanout_confinement_create(void);
-
-/// Frees `confinement`.
-void fanout_confinement_destroy(fanout_confinement *confinement);
+/// Which thread is inside an object's calls, and how deeply: zero when no thread is inside. Read and written
+/// atomically by the functions below only, in memory the caller keeps in place for the record's lifetime.
+typedef struct fanout_confinement {
+    /// The thread inside a call, or 0.
+    uintptr_t owner;
+    /// How many calls the owner is inside (nested calls re-enter).
+    intptr_t depth;
+} fanout_confinement;
 
 /// Enters a call on the calling thread. Returns 0, entering nothing, when
 /// another thread is inside a call.
