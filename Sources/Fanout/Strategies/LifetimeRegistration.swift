@@ -1,4 +1,5 @@
-// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the entry.
+// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the entry; `WeakArrayMultiplexer`'s
+// registrations, all of them weak.
 
 import FanoutSupport
 
@@ -78,7 +79,7 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
     var isDeadWeakReference: Bool { registration.isDeadWeakReference }
 }
 
-/// One registration of a ``LifetimeBoundMultiplexer``.
+/// One registration of a ``LifetimeBoundMultiplexer``, or of a ``WeakArrayMultiplexer`` (all `weak`).
 @usableFromInline
 internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// How the registration holds its target.
@@ -91,7 +92,9 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         /// Stored without a reference count; retained for each call (``LifetimeBoundMultiplexer/add(_:)``
         /// with a ``RegistrationHolder``).
         case retainedPerCall
-        /// A weak reference, loaded for each call.
+        /// A weak reference, loaded for each call. A dispatch loads ``weakObject`` (a strong reference, +1) and uses
+        /// ``stored`` only while it holds that reference, until the call returns: so the copy is never used once the
+        /// target's deinit has begun, and the target cannot be freed while its call runs, whatever the call does.
         case weak
     }
 
@@ -153,4 +156,27 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         if hold == .strong { stored.deinitialize(count: 1) }
         stored.deallocate()
     }
+}
+
+/// A copy of `target` in memory of its own, whose reference count was given back: it does not keep the target
+/// alive and is valid only while something else does. Returns the copy and the target's object.
+///
+/// - Precondition: `Target` is a class or a class-constrained existential (two conversions of `target` to
+///   `AnyObject` give the same object, not two boxes: otherwise the count given back would be the box's).
+internal func uncountedCopy<Target>(of target: Target) -> (
+    stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>
+) {
+    let object = target as AnyObject
+    // Checked in every build (not a `precondition`, which `-Ounchecked` drops, and whose message `-O` drops): a
+    // value's box, released below, would be freed while the copy still names it.
+    guard object === target as AnyObject else {
+        fatalError(
+            "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential"
+        )
+    }
+    let stored = UnsafeMutablePointer<Target>.allocate(capacity: 1)
+    stored.initialize(to: target)
+    let unmanaged = Unmanaged.passUnretained(object)
+    unmanaged.release()  // the copy's reference, given back
+    return (stored, unmanaged)
 }

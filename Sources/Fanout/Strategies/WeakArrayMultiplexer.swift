@@ -13,7 +13,7 @@
 /// targets. Single-threaded.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
     @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, WeakTarget<Schema.Target>>
+    internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 
     /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
@@ -43,12 +43,12 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
         confinement.run(self) {
             let id = Schema.identity(of: target)
             // A lookup first, so that a new target, the common case, costs no mutating access.
-            if table.contains(id) { table.remove(id, if: { $0.isDead }) }
+            if table.contains(id) { table.remove(id, if: { $0.isDeadWeakReference }) }
             guard
                 let (id, messages) = Table.newMember(
                     target, addingTo: self, isRegistered: { self.table.contains($0) })
             else { return }
-            table.append(WeakTarget(target), id: id, messages: messages)
+            table.append(LifetimeRegistration(target, hold: .weak), id: id, messages: messages)
         }
     }
 
@@ -65,7 +65,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
-                table.removeAll(where: \.isDead)
+                table.removeAll(where: \.isDeadWeakReference)
                 return table.count
             }
         }
@@ -76,7 +76,8 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     /// - Complexity: O(1) when none responds; otherwise one weak load per dead responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
         confinement.run(self) {
-            table.responds(to: key) && table.entries.contains { $0.messages.contains(key) && !$0.value.isDead }
+            table.responds(to: key)
+                && table.entries.contains { $0.messages.contains(key) && !$0.value.isDeadWeakReference }
         }
     }
 
@@ -99,7 +100,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
                 // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
                 let reference = Unmanaged.passUnretained(entries[index].value)
                 // A strong reference (the weak load's +1) holds the target until its call returns.
-                guard let object = reference._withUnsafeGuaranteedRef({ $0.object }) else { continue }
+                guard let object = reference._withUnsafeGuaranteedRef({ $0.weakObject }) else { continue }
                 let stored = reference._withUnsafeGuaranteedRef { $0.stored }
                 let proceed = shouldContinue(lend(&stored.pointee, to: invoke))
                 _fixLifetime(object)
