@@ -1,8 +1,12 @@
 import FanoutSupport
 
-/// What Fanout knows of a schema once it has checked its glue: every message's descriptor by ordinal and the
-/// tables that forwarding by name needs. Built the first time a multiplexer or a static composition of the
-/// schema is made, shared by all of them, never freed.
+/// What Fanout knows of a schema once it has checked its glue: every message's descriptor by ordinal, and what
+/// forwarding by name needs: the selectors' ordinals and each message's forwarder, asked of its descriptor once.
+/// Built the first time a multiplexer or a static composition of the schema is made, shared by all of them, never
+/// freed, so that `forward` calls a forwarder without retaining it.
+///
+/// Sendable because nothing in it changes after it is built, and its forwarders are made by the library's
+/// descriptors from immutable captures (the unpacker and the selector).
 ///
 /// The check runs once per schema, in every build, and refuses glue that would make the strategies disagree (one
 /// would drop a message another delivers, or call a target twice), with a message that names schema and message:
@@ -16,8 +20,12 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// Every message's descriptor, by ordinal.
     let messages: [any MessageProtocol<Schema>]
 
-    /// The selectors' ordinals and the messages' forwarders.
-    let forwarding: ForwardingTable<Schema>
+    /// The ordinal of every selector.
+    let ordinals: SelectorTable
+
+    /// Every message's forwarder, by ordinal, owned by the schema's information (never freed) and so read
+    /// unretained.
+    let forwarders: ContiguousArray<Unmanaged<Forwarder>>
 
     /// The keys, by ordinal.
     let keys: [Schema.Key]
@@ -26,7 +34,7 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     ///
     /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one probe.
     func key(forSelector selector: String) -> Schema.Key? {
-        forwarding.ordinals.ordinal(of: selector).map { keys[$0] }
+        ordinals.ordinal(of: selector).map { keys[$0] }
     }
 
     private init() {
@@ -64,8 +72,15 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
             }
         }
         messages = listed
-        forwarding = ForwardingTable(messages: listed)
+        ordinals = SelectorTable(keys.map(\.rawValue))
+        forwarders = ContiguousArray(listed.map { .passRetained(Forwarder($0.forwarder)) })
         self.keys = keys
+    }
+
+    /// Only the information built by a thread that lost the race to register its schema's is freed: it releases
+    /// its forwarders.
+    deinit {
+        for forwarder in forwarders { forwarder.release() }
     }
 
     /// `messages` by ordinal, refusing a key left out or listed twice.

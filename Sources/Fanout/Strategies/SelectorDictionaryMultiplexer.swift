@@ -24,7 +24,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
     /// The schema's selector ordinals and forwarders, shared by its multiplexers; unretained: it is never freed.
-    internal let forwarding = Unmanaged.passUnretained(ForwardingTable<Schema>.shared)
+    internal let schemaInfo = Unmanaged.passUnretained(SchemaInfo<Schema>.shared)
 
     /// Each message's handler list by ordinal, for `forward`, which has found the ordinal already: a second lookup
     /// by selector would hash again. Unretained: `handlers` owns the lists (see `forward`).
@@ -88,7 +88,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     ///
     /// - Complexity: O(*s*) for a selector of *s* characters (one hash and one probe).
     public func responds(toSelector selector: String) -> Bool {
-        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
+        guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             return false
         }
         return confinement.run(self) { table.responds(toOrdinal: ordinal) }
@@ -134,18 +134,18 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         // The list's pin marks the dispatch in flight (`ClosureListStorage`); its end after a change or a flag
         // leaves this multiplexer's announcement waiting, and the last list's end announces it.
         defer { if _slowPath(deferredAnnouncement != nil) { dispatchesEnded() } }
-        guard let ordinal = forwarding._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
-            throw .unrecognizedSelector(selector, known: forwarding.takeUnretainedValue().ordinals.names)
+        guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
+            throw .unrecognizedSelector(selector, known: schemaInfo.takeUnretainedValue().ordinals.names)
         }
         // The last answers array, taken out for the call so that a nested `forward` makes its own; once its caller
         // has let go of it, the new answers are written over the old ones in place, with no allocation.
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
-        // Neither the forwarder nor the handlers are retained for the call: a forwarder's table is never freed, the
+        // Neither the forwarder nor the handlers are retained for the call: a schema's forwarders are never freed, the
         // caller keeps this storage alive until `forward` returns, and a handler list stays in `handlers` for the
         // storage's lifetime (`unbind` empties a list, never drops it). So a callback that removes every target and
         // lets go of the multiplexer frees neither (SelectorForwardingTests, under ASan in `.ci/run`).
-        let failure = forwarding._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
+        let failure = schemaInfo._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
             $0.forward(arguments, to: handlersByOrdinal[ordinal], into: &answers)
         }
         answersBuffer = answers
