@@ -207,19 +207,12 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     }
 }
 
-/// A single-threaded multiplexer whose messages' responders are in ``ClosureListBase`` lists (`closureTable`,
-/// `selectorDictionary`): at `add`, the target joins the list of each message it responds to (with a bound
-/// closure, in a multiplexer that forwards); at `remove`, it leaves them. Only where a message's list lives
-/// differs, which ``list(for:)`` and ``withSlot(for:_:)`` give.
-///
-/// A dispatch pins only its message's list, so the multiplexer counts nothing per message: a dispatch is in
-/// flight when some list is pinned, which a change asks (O(*k*) in the lists), and a change deferred during
-/// dispatches flags the lists in flight (``PinnedArray/flagDispatches()``).
+/// A ``SingleThreaded`` multiplexer whose messages' responders are in ``ClosureListBase`` lists (`closureTable`,
+/// `selectorDictionary`), which only differ in where a message's list lives (``list(for:)``, ``withSlot(for:_:)``).
+/// A dispatch pins only its message's list: a dispatch is in flight when some list is pinned, which a change asks
+/// (O(*k*) in the lists), and a change deferred during dispatches flags the lists in flight.
 @usableFromInline
-internal protocol ClosureListStorage: SingleThreaded {
-    /// The registered targets and the messages each responds to.
-    var table: RegistrationTable<Schema, Void> { get set }
-
+internal protocol ClosureListStorage: SingleThreaded where Registration == Void {
     /// The list of the message named `key`, if one was made.
     func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
 
@@ -234,9 +227,6 @@ internal protocol ClosureListStorage: SingleThreaded {
 }
 
 extension ClosureListStorage {
-    @usableFromInline @inline(__always)
-    var respondingBits: UInt64 { table.respondingBits }
-
     @usableFromInline
     var isDispatching: Bool {
         var isDispatching = false

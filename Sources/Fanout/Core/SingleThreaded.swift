@@ -6,17 +6,23 @@
 @usableFromInline
 internal protocol SingleThreaded: AnyObject {
     associatedtype Schema: DelegateSchema
+    /// What the table keeps per target: the target, its registration, or nothing (a strategy whose lists hold it).
+    associatedtype Registration
+
+    /// The registered targets and the messages each responds to.
+    var table: RegistrationTable<Schema, Registration> { get set }
 
     var confinement: ThreadConfinement { get }
+
+    /// The messages some registered target responds to, as bits by ordinal: a requirement, so that generic code reads
+    /// the table in place, not a copy from the protocol's getter (a retain per reference in it).
+    var respondingBits: UInt64 { get }
 
     /// Called when the set changes; `nil` to be told nothing.
     var respondersDidChange: (() -> Void)? { get }
 
     /// The set before the first change made during the dispatches in flight; `nil` when none was.
     var deferredAnnouncement: UInt64? { get set }
-
-    /// The messages some registered target responds to, as bits by ordinal.
-    var respondingBits: UInt64 { get }
 
     /// Whether a dispatch of this multiplexer is in flight.
     var isDispatching: Bool { get }
@@ -40,6 +46,9 @@ extension Unmanaged where Instance: SingleThreaded {
 }
 
 extension SingleThreaded {
+    @usableFromInline @inline(__always)
+    var respondingBits: UInt64 { table.respondingBits }
+
     @usableFromInline
     func dispatchesEnded() {
         if deferredAnnouncement != nil && !isDispatching { announceDeferred() }

@@ -26,7 +26,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
-    /// Calls `body` with every list made so far (``ClosureListStorage``).
     @usableFromInline
     func forEachList(_ body: (AnyClosureList) -> Void) {
         for case let list? in slots { body(list) }

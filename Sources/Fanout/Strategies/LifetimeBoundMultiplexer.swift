@@ -18,7 +18,7 @@ import FanoutSupport
 /// - ``unsafeAddUnretained(_:)``: a holder called without any retain.
 ///
 /// Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 

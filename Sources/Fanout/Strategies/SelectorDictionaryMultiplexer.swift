@@ -46,7 +46,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
-    /// Calls `body` with every list made so far (``ClosureListStorage``).
     @usableFromInline
     func forEachList(_ body: (AnyClosureList) -> Void) {
         for list in handlers.values { body(list) }

@@ -11,7 +11,7 @@
 /// the call. A dispatch pins the table's buffer (`PinnedArray`), so it counts no reference of its own. `count`
 /// first drops deallocated targets and `responds(to:)` looks for a live responder, so both are exact for live
 /// targets. Single-threaded.
-public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, PinnedTableStorage {
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
 

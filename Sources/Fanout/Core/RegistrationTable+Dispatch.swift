@@ -23,25 +23,15 @@ extension RegistrationTable {
     }
 }
 
-/// A single-threaded multiplexer whose targets are in a ``RegistrationTable`` that a dispatch iterates in place,
-/// pinned (`existentialArray`, `weakArray`, `lifetimeBound`).
-@usableFromInline
-internal protocol PinnedTableStorage: SingleThreaded, Multiplexing, PinnedArrayOwner
-where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
-    associatedtype Registration
-    var table: RegistrationTable<Schema, Registration> { get set }
-}
-
-extension PinnedTableStorage {
+/// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``SingleThreaded`` multiplexer whose
+/// dispatches pin its ``RegistrationTable``'s array and iterate it in place.
+extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     /// The table's registrations, which a dispatch pins.
     @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
         get { table.pinned }
         _modify { yield &table.pinned }
     }
-
-    @usableFromInline @inline(__always)
-    var respondingBits: UInt64 { table.respondingBits }
 
     /// A dispatch pinned the table's buffer, or a change since retired it.
     @usableFromInline @inline(__always)
@@ -53,7 +43,11 @@ extension PinnedTableStorage {
     func flagDispatches() {}
 }
 
-extension Unmanaged where Instance: PinnedTableStorage {
+extension Unmanaged
+where
+    Instance: SingleThreaded & PinnedArrayOwner,
+    Instance.PinnedElement == RegistrationTable<Instance.Schema, Instance.Registration>.Entry
+{
     /// The registrations as a dispatch reads them: as they were when it began.
     @usableFromInline
     typealias Entries = UnsafeBufferPointer<RegistrationTable<Instance.Schema, Instance.Registration>.Entry>
