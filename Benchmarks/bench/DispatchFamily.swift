@@ -231,8 +231,8 @@ enum DispatchFamily: BenchmarkFamily {
             "slowed processes set aside: \(slowedCount)"
                 + (slowed.isEmpty ? "" : " (" + slowed.prefix(3).map(\.name).joined(separator: ", ")
                     + (slowed.count > 3 ? ", …" : "") + ")")
-                + "; each process places its stack and heap data afresh, but this build's code placement is the same in"
-                + " every process: only another build shows it",
+                + "; process k places its stack and heap data by seed k (address randomization off), and this build's"
+                + " code placement is the same in every process: only another build shows it",
         ]
     }
 

@@ -188,5 +188,10 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
         if options.showsProgress { note("  process \(seed) of \(processes)") }
     }
     for failure in outcome.failures { note("warning: \(failure)") }
+    if !outcome.placementsFixed {
+        note(
+            "warning: address randomization could not be turned off for the fresh processes: each drew its own stack"
+                + " offset, not its seed's, so the published figures repeat less between runs")
+    }
     return outcome.rows
 }

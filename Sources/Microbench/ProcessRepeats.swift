@@ -1,3 +1,4 @@
+import FanoutMicrobenchCounters
 import Foundation
 
 /// A run's published cases measured again in fresh processes, one after another, each in its own shuffled order,
@@ -9,6 +10,9 @@ public enum ProcessRepeats {
         public var rows: [ResultRow]
         /// One line per process that failed or printed no usable CSV; its cases keep the other processes' values.
         public var failures: [String]
+        /// Whether the processes ran with address randomization off, so that process *k* measured the same placement
+        /// as process *k* of any other run of this build (``withoutAddressRandomization(_:)``).
+        public var placementsFixed = false
     }
 
     /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes`, one process at a time;
@@ -22,6 +26,19 @@ public enum ProcessRepeats {
     ) -> Outcome {
         var repeats: [String: [ResultRow]] = [:]
         var failures: [String] = []
+        let placementsFixed = withoutAddressRandomization { fixed in
+            spawn(processes, executable, arguments, started, into: &repeats, &failures, published)
+            return fixed
+        }
+        var outcome = merge(rows, repeats: repeats, failures: failures)
+        outcome.placementsFixed = placementsFixed
+        return outcome
+    }
+
+    private static func spawn(
+        _ processes: Int, _ executable: String, _ arguments: [String], _ started: (_ seed: Int) -> Void,
+        into repeats: inout [String: [ResultRow]], _ failures: inout [String], _ published: Set<String>
+    ) {
         for seed in stride(from: 1, through: processes, by: 1) {
             started(seed)
             var environment = ProcessInfo.processInfo.environment
@@ -41,7 +58,20 @@ public enum ProcessRepeats {
                 failures.append(error.description)
             }
         }
-        return merge(rows, repeats: repeats, failures: failures)
+    }
+
+    /// Runs `body` with address randomization off for the processes this one starts meanwhile, which inherit the
+    /// setting (Linux's `ADDR_NO_RANDOMIZE` personality); passes whether it is off. It is not off where the system
+    /// refuses it (a container's seccomp filter may) or has no such setting: each process then draws its own offsets.
+    ///
+    /// Why: with randomization on, Linux also moves a process's stack by a random multiple of 16 bytes within 8 KiB,
+    /// so the offsets ``placement(seed:)`` gives would not be the ones measured; off, process *k* of every run of a
+    /// build measures the same addresses.
+    public static func withoutAddressRandomization<Value>(_ body: (_ isOff: Bool) -> Value) -> Value {
+        let wasOff = microbench_set_address_randomization_off(1)
+        guard wasOff != -1 else { return body(false) }
+        defer { if wasOff == 0 { _ = microbench_set_address_randomization_off(0) } }
+        return body(true)
     }
 
     /// The environment variable whose length moves a process's stack (`placement(seed:)`).
@@ -50,9 +80,9 @@ public enum ProcessRepeats {
     /// Where process `seed`'s data lands: how many bytes its environment grows by (which moves its stack, as the
     /// kernel copies the environment onto it) and how many bytes it allocates before measuring (which moves its heap).
     /// A timing can depend on where its stack slots and objects fall within a page (a load that seems to alias a
-    /// store 4 KiB away waits for it), and a fresh process keeps those offsets: address randomization moves whole
-    /// pages. So each process is given its own offsets, multiples of 16 below 4 KiB, the same for the same seed; the
-    /// run's own process keeps its own.
+    /// store 4 KiB away waits for it). So each process is given its own offsets, multiples of 16 below 4 KiB, the
+    /// same for the same seed, which hold with address randomization off (``withoutAddressRandomization(_:)``);
+    /// the run's own process keeps its own.
     public static func placement(seed: Int) -> (stack: Int, heap: Int) {
         var generator = SeededGenerator(seed: UInt64(seed) &* 0x5851_F42D_4C95_7F2D)
         return (16 * Int(generator.next() % 256), 16 * Int(generator.next() % 256))

@@ -124,6 +124,45 @@ final class ProcessRepeatsTests {
         #expect(ProcessRepeats.placement(seed: 3) == ProcessRepeats.placement(seed: 3))
     }
 
+    #if os(Linux)
+        @Test("the fresh processes run with address randomization off; this process's own setting is restored")
+        func processesRunWithoutAddressRandomization() throws {
+            let script = directory + "/fake-bench"
+            try """
+                #!/bin/sh
+                cat /proc/self/personality >> "\(directory)/personality"
+                """.write(toFile: script, atomically: true, encoding: .utf8)
+            let before = try String(contentsOfFile: "/proc/self/personality", encoding: .utf8)
+            let outcome = ProcessRepeats.measure(
+                rows: [], published: [], processes: 2, executable: "/bin/sh", arguments: [script])
+            let personalities = try String(contentsOfFile: directory + "/personality", encoding: .utf8)
+                .split(separator: "\n").map { UInt($0, radix: 16) }
+            #expect(personalities.count == 2)
+            // ADDR_NO_RANDOMIZE: set in each process exactly when the runner says the placements are fixed, which they
+            // are wherever `setarch -R` works (a container's seccomp filter may refuse both).
+            for personality in personalities {
+                #expect(personality.map { $0 & 0x0040000 != 0 } == outcome.placementsFixed)
+            }
+            #expect(outcome.placementsFixed == Self.setarchCanTurnRandomizationOff())
+            #expect(try String(contentsOfFile: "/proc/self/personality", encoding: .utf8) == before)
+        }
+
+        /// Whether `setarch -R` starts a process with address randomization off here.
+        static func setarchCanTurnRandomizationOff() -> Bool {
+            let process = Process()
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "setarch \"$(uname -m)\" -R cat /proc/self/personality"]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return process.terminationStatus == 0 && UInt(text, radix: 16).map { $0 & 0x0040000 != 0 } == true
+        }
+    #endif
+
     @Test("the process columns survive the CSV; a CSV written before them still reads")
     func processColumnsInTheCSV() throws {
         let name = "dispatch/closureTable/didScroll/4/4"

@@ -76,4 +76,9 @@ void microbench_callgrind_dump(const char *name);
 /// Asks callgrind to zero its costs without writing them. A no-op outside valgrind.
 void microbench_callgrind_zero(void);
 
+/// Turns address randomization off (`off` nonzero) or back on for the processes this one starts from now on, which
+/// inherit the setting (Linux's ADDR_NO_RANDOMIZE personality). Returns whether it was off before (0 or 1), or -1,
+/// changing nothing, where the system refuses it (a container's seccomp filter may) or has no such setting.
+int microbench_set_address_randomization_off(int off);
+
 #endif
