@@ -26,38 +26,32 @@ public enum ProcessRepeats {
     ) -> Outcome {
         var repeats: [String: [ResultRow]] = [:]
         var failures: [String] = []
-        let placementsFixed = withoutAddressRandomization { fixed in
-            spawn(processes, executable, arguments, started, into: &repeats, &failures, published)
-            return fixed
+        // Address randomization off for the processes, so that each seed's placement is the one measured.
+        let placementsFixed = withoutAddressRandomization { isOff in
+            for seed in stride(from: 1, through: processes, by: 1) {
+                started(seed)
+                var environment = ProcessInfo.processInfo.environment
+                environment[placementVariable] = String(repeating: "x", count: placement(seed: seed).stack)
+                let result = Subprocess.run(executable, arguments + ["--seed", String(seed)], environment: environment)
+                guard result.status == 0 else {
+                    let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
+                    failures.append("process \(seed) of \(processes) exited with status \(result.status): \(reason)")
+                    continue
+                }
+                do throws(CSV.ParseError) {
+                    for row in try CSV.parse(result.standardOutput, file: "process \(seed)'s output")
+                    where published.contains(row.name) {
+                        repeats[row.name, default: []].append(row)
+                    }
+                } catch {
+                    failures.append(error.description)
+                }
+            }
+            return isOff
         }
         var outcome = merge(rows, repeats: repeats, failures: failures)
         outcome.placementsFixed = placementsFixed
         return outcome
-    }
-
-    private static func spawn(
-        _ processes: Int, _ executable: String, _ arguments: [String], _ started: (_ seed: Int) -> Void,
-        into repeats: inout [String: [ResultRow]], _ failures: inout [String], _ published: Set<String>
-    ) {
-        for seed in stride(from: 1, through: processes, by: 1) {
-            started(seed)
-            var environment = ProcessInfo.processInfo.environment
-            environment[placementVariable] = String(repeating: "x", count: placement(seed: seed).stack)
-            let result = Subprocess.run(executable, arguments + ["--seed", String(seed)], environment: environment)
-            guard result.status == 0 else {
-                let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
-                failures.append("process \(seed) of \(processes) exited with status \(result.status): \(reason)")
-                continue
-            }
-            do {
-                for row in try CSV.parse(result.standardOutput, file: "process \(seed)'s output")
-                where published.contains(row.name) {
-                    repeats[row.name, default: []].append(row)
-                }
-            } catch {
-                failures.append(error.description)
-            }
-        }
     }
 
     /// Runs `body` with address randomization off for the processes this one starts meanwhile, which inherit the
@@ -67,7 +61,7 @@ public enum ProcessRepeats {
     /// Why: with randomization on, Linux also moves a process's stack by a random multiple of 16 bytes within 8 KiB,
     /// so the offsets ``placement(seed:)`` gives would not be the ones measured; off, process *k* of every run of a
     /// build measures the same addresses.
-    public static func withoutAddressRandomization<Value>(_ body: (_ isOff: Bool) -> Value) -> Value {
+    static func withoutAddressRandomization<Value>(_ body: (_ isOff: Bool) -> Value) -> Value {
         let wasOff = microbench_set_address_randomization_off(1)
         guard wasOff != -1 else { return body(false) }
         defer { if wasOff == 0 { _ = microbench_set_address_randomization_off(0) } }
