@@ -146,8 +146,8 @@ struct DecisionGuide {
         return lines
     }
 
-    /// A published figure, with its spread over processes when several measured it (± half the range of their
-    /// medians), marked `≈` when that is more than ±5 %: a figure that did not repeat.
+    /// A published figure, with its spread over processes when several measured it (± half the range of the
+    /// processes averaged, ``ProcessFigure``), marked `≈` when that is more than ±5 %.
     static func figure(_ row: ResultRow, _ value: Double) -> String {
         guard let spread = row.processSpread, row.processes ?? 0 > 1 else { return format(value, 1) }
         let mark = spread > DispatchFamily.repeatedWithin ? "≈" : ""
@@ -158,8 +158,8 @@ struct DecisionGuide {
     /// What the note under the table says of the processes, when the figures come from several.
     var processNote: String {
         guard let processes = rows.values.compactMap(\.processes).max(), processes > 1 else { return "" }
-        return " each figure with every target responding is the median over \(processes) processes (± half the"
-            + " range of their medians; ≈ where that is more than ±5 %: it did not repeat);"
+        return " each figure with every target responding comes from \(processes) processes (± half the range of"
+            + " those that set it; ≈ where that is more than ±5 %);"
     }
 
     /// `value` with `decimals` decimals, rounded to nearest.

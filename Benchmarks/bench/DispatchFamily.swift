@@ -208,10 +208,10 @@ enum DispatchFamily: BenchmarkFamily {
             + counting.lines + zeroLine + guideLine
     }
 
-    /// A published figure repeated when its processes' medians spread (range ÷ median) by at most this: ±5 %.
+    /// A published figure's processes agreed when those averaged spread (range ÷ figure) by at most this: ±5 %.
     static let repeatedWithin = 0.10
 
-    /// How the published cases repeated over processes (``ProcessRepeats``): the spread of their medians, the
+    /// How the published cases repeated over processes (``ProcessRepeats``): the spread of those averaged, the
     /// cases beyond ``repeatedWithin`` (marked `~` in the table) and the processes set aside as slowed.
     static func processLines(_ rows: [ResultRow]) -> [String] {
         let repeated = rows.filter { $0.processes ?? 0 > 1 }
@@ -224,7 +224,7 @@ enum DispatchFamily: BenchmarkFamily {
         let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
         return [
             "each above in \(processes) fresh processes, each in its own shuffled order;"
-                + " their medians' spread (range ÷ median):"
+                + " the spread of those averaged (range ÷ figure):"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"
                 + " \(percent(widest.processSpread ?? 0)) (\(widest.name)); ~ marks the \(moved) beyond ±5 %",

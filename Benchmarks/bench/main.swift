@@ -70,7 +70,8 @@ case .summary, .guide:
         }
     }
 case .repeatPublished:
-    // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only.
+    // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only,
+    // briefly: what varies is between processes, so the run takes many short ones rather than a few long ones.
     var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
     // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); freed once the
     // cases are measured.
@@ -80,8 +81,10 @@ case .repeatPublished:
     let cases = selection.cases().filter { DispatchFamily.isPublished($0.id, selection) }.shuffled(using: &generator)
     guard !cases.isEmpty else { fail("no published case matches the selection", showUsage: false) }
     var configuration = runConfiguration(options)
-    configuration.samples = options.samples ?? (options.quick ? 6 : 10)
-    configuration.rounds = options.rounds ?? (options.quick ? 2 : 5)
+    configuration.samples = options.samples ?? 2
+    configuration.rounds = options.rounds ?? 1
+    configuration.sampleTimeMilliseconds = options.sampleTimeMilliseconds ?? 1
+    configuration.warmUpMilliseconds = 1
     configuration.countingIterations = 0
     let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
     heapShift.deallocate()
@@ -170,11 +173,11 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
 
 /// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` fresh processes of
 /// this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each case's
-/// figure is the median over those processes, a slowed one set aside (``ProcessFigure``); this process's own
+/// figure is the trimmed mean over those processes, a slowed one set aside (``ProcessFigure``); this process's own
 /// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are
 /// returned as they were when no other process runs or none succeeds.
 @MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
-    let processes = options.processes ?? (options.quick ? 1 : 5)
+    let processes = options.processes ?? (options.quick ? 1 : 40)
     let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
     guard processes > 1, !published.isEmpty else { return rows }
     if options.showsProgress {

@@ -156,7 +156,7 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
                 }
                 options.sampleTimeMilliseconds = milliseconds
-            case "--processes": options.processes = try integer("an integer from 1 to 20") { (1...20).contains($0) }
+            case "--processes": options.processes = try integer("an integer from 1 to 100") { (1...100).contains($0) }
             case "--seed": options.seed = try integer("a non-negative integer") { $0 >= 0 }
             case "--output":
                 let path = try value()
@@ -248,8 +248,9 @@ public struct BenchOptions: Equatable, Sendable {
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
           --processes <n>         Measure the published cases (the dispatch family's at the summary's widths,
                                   every target responding) again in n fresh processes that each run them in their
-                                  own shuffled order: the median over those, a slowed process set aside; 1 keeps
-                                  this process's own figures (default 5; 1 with --quick).
+                                  own shuffled order (2 samples each): the mean over those, a slowed process and
+                                  the fastest and slowest tenth left out; 1 keeps this process's own figures
+                                  (default 40; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per

@@ -57,7 +57,7 @@ struct BenchOptionsTests {
         (["--output", "--quick"], "missing value for '--output'"),
         (["--format", "xml"], "'--format' takes summary, table, csv or json, got 'xml'"),
         (["--quick=yes"], "'--quick' takes no value"),
-        (["--processes", "0"], "'--processes' takes an integer from 1 to 20, got '0'"),
+        (["--processes", "0"], "'--processes' takes an integer from 1 to 100, got '0'"),
         (["--seed", "-1"], "'--seed' takes a non-negative integer, got '-1'"),
         (["--seed", "2"], "'--seed' is for the processes a run starts, not for 'bench run'"),
         (["--no-progress=1"], "'--no-progress' takes no value"),

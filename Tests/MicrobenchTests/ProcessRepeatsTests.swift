@@ -3,7 +3,8 @@ import FanoutMicrobench
 import Testing
 
 /// A published case measured in several processes (`ProcessFigure`, `ProcessRepeats`): a process that ran the case
-/// slow is set aside and does not set the figure; the figure is the median over processes, not one process's value;
+/// slow is set aside and does not set the figure; the figure is the trimmed mean over processes, not one process's
+/// value;
 /// and the runner that `bench` calls spawns the processes and merges what they print, with a fake executable and
 /// with `bench` itself.
 @Suite("Published cases measured in several processes")
@@ -21,20 +22,37 @@ final class ProcessRepeatsTests {
     func slowedProcessSetAside() {
         let figure = ProcessFigure([10, 10.1, 9.9, 16, 10.05])
         #expect(figure.slowed == [3])
-        #expect(abs(figure.figure - 10.025) < 1e-9)
-        #expect(abs(figure.spread - 0.2 / 10.025) < 1e-9)
+        #expect(abs(figure.figure - 10.0125) < 1e-9)
+        #expect(abs(figure.spread - 0.2 / 10.0125) < 1e-9)
     }
 
-    @Test("the figure is the median over the processes, not the run's own process's value")
-    func medianOverProcesses() {
+    @Test("the figure is the mean over the processes, not the run's own process's value")
+    func meanOverProcesses() {
         // The run's own process slowed: set aside.
         let slowFirst = ProcessFigure([16, 10, 10.1, 9.9, 10.05])
         #expect(slowFirst.slowed == [0])
-        #expect(abs(slowFirst.figure - 10.025) < 1e-9)
-        // The run's own process faster than the others, within the rule: the median of all five.
+        #expect(abs(slowFirst.figure - 10.0125) < 1e-9)
+        // The run's own process faster than the others, within the rule: the mean of all five.
         let fastFirst = ProcessFigure([10, 12, 12.2, 11.9, 12.1])
         #expect(fastFirst.slowed.isEmpty)
-        #expect(abs(fastFirst.figure - 12) < 1e-9)
+        #expect(abs(fastFirst.figure - 11.64) < 1e-9)
+    }
+
+    @Test("processes in two groups: one process changing sides moves the figure by its share, not the gap")
+    func twoGroups() {
+        // A width-1 case whose processes fall 3.35 or 3.82 ns: a median would jump by the whole 0.47.
+        let before = ProcessFigure([3.35, 3.35, 3.82, 3.82, 3.82])
+        let after = ProcessFigure([3.35, 3.35, 3.35, 3.82, 3.82])
+        #expect(abs((before.figure - after.figure) - 0.47 / 5) < 1e-9)
+    }
+
+    @Test("of ten processes or more, the fastest and the slowest tenth are not averaged")
+    func trimmedTenth() {
+        // 12.5 is under the slowed rule's 1.3x; it and 8 are left out, the spread is over the eight averaged.
+        let figure = ProcessFigure([10, 10, 8, 10, 10, 10, 12.5, 10, 10, 10])
+        #expect(figure.slowed.isEmpty)
+        #expect(figure.figure == 10)
+        #expect(figure.spread == 0)
     }
 
     @Test("a ratio alone, two processes, or a slower majority set nothing aside", arguments: [
@@ -47,7 +65,7 @@ final class ProcessRepeatsTests {
     func nothingSetAside(values: [Double], deliveries: Int) {
         let figure = ProcessFigure(values, deliveries: deliveries)
         #expect(figure.slowed.isEmpty)
-        #expect(figure.figure == Summary.quantile(0.5, ofSorted: values.sorted()))
+        #expect(abs(figure.figure - values.reduce(0, +) / Double(values.count)) < 1e-9)
     }
 
     /// A results CSV of `cases` (name, ns per operation), as a process prints it.
@@ -103,14 +121,14 @@ final class ProcessRepeatsTests {
         #expect(pads == [1, 2, 4, 5].map { ProcessRepeats.placement(seed: $0).stack })
         #expect(outcome.failures.first?.contains("exited with status 1: error: boom") == true)
         let merged = try #require(outcome.rows.first { $0.name == published })
-        // Seed 5's 16 is set aside; the figure is the median of 10.3, 10.2 and 9.8: not the first process's 10.3,
+        // Seed 5's 16 is set aside; the figure is the mean of 10.3, 10.2 and 9.8: not the first process's 10.3,
         // nor the run's own 30.
         #expect(merged.processes == 4)
         #expect(merged.slowedProcesses == 1)
-        #expect(abs(merged.nanosecondsPerOperationMedian - 10.2) < 1e-9)
-        #expect(abs(merged.nanosecondsPerDelivery - 10.2) < 1e-9)
-        // From the process nearest the figure (seed 2), scaled by the figure over its median (here 1).
-        #expect(abs(merged.nanosecondsPerOperationP10 - 10.2 * 0.9) < 1e-9)
+        #expect(abs(merged.nanosecondsPerOperationMedian - 10.1) < 1e-9)
+        #expect(abs(merged.nanosecondsPerDelivery - 10.1) < 1e-9)
+        // From the process nearest the figure (seed 2), scaled by the figure over its median.
+        #expect(abs(merged.nanosecondsPerOperationP10 - 10.2 * 0.9 * 10.1 / 10.2) < 1e-9)
         // A case not published keeps its own row, whatever a process printed for it.
         #expect(outcome.rows.first { $0.name == other } == own[1])
     }

@@ -27,7 +27,7 @@ public struct ResultRow: Equatable, Sendable {
     public var cacheMissesPerDelivery: Double?
     /// Published cases of a run measured in several processes (``ProcessFigure``): how many processes measured
     /// the case, how far their medians spread, and how many were set aside as slowed; `nil` (empty in the CSV) for
-    /// a case measured in one process. The median columns then hold the median over the processes kept.
+    /// a case measured in one process. The median columns then hold the figure over the processes (``ProcessFigure``).
     public var processes: Int?
     public var processSpread: Double?
     public var slowedProcesses: Int?

@@ -6,8 +6,11 @@
 /// A fresh process draws those conditions again. A process counts as *slowed* for a case when its median is at
 /// least ``slowedRatio`` times, and ``slowedNanosecondsPerDelivery`` per delivery more than, the median over
 /// every process (with three or more processes: two cannot say which one is off). Slowed processes are set aside
-/// when they are fewer than half (otherwise being slow is the case's behaviour); the figure is the median of the
-/// processes kept.
+/// when they are fewer than half (otherwise being slow is the case's behaviour).
+///
+/// The figure is the mean of the processes kept, the fastest and slowest ``trimmedShare`` of them left out, not
+/// their median: a case's processes can fall in two groups 10-25 % apart, and a median jumps from one to the other
+/// when one process changes sides, where a mean moves by that process's share.
 ///
 /// What no fresh process draws again is the code's placement in this build (alignment of its loops, which
 /// functions share a cache line): it is the same in every process, so it shows only against another build
@@ -22,10 +25,13 @@ public struct ProcessFigure: Equatable, Sendable {
     public let values: [Double]
     /// The indices in ``values`` of the processes set aside as slowed.
     public let slowed: [Int]
-    /// The median over the processes not set aside.
+    /// The share of the kept processes left out of the mean at each end (rounded down: none of fewer than ten).
+    public static let trimmedShare = 0.1
+
+    /// The mean over the processes averaged: those not set aside, less the fastest and slowest ``trimmedShare``.
     public let figure: Double
-    /// (largest − smallest) ÷ ``figure`` over the processes not set aside: how far this case moves between
-    /// processes (0 when the figure is 0).
+    /// (largest − smallest) ÷ ``figure`` over the processes averaged: how far this case moves between processes
+    /// (0 when the figure is 0).
     public let spread: Double
 
     /// The figure of a case whose processes measured `values` (ns per operation), for `deliveries` deliveries per
@@ -45,7 +51,9 @@ public struct ProcessFigure: Equatable, Sendable {
         if slowed.count * 2 >= values.count { slowed = [] }
         self.slowed = slowed
         let kept = values.indices.filter { !slowed.contains($0) }.map { values[$0] }.sorted()
-        figure = Summary.quantile(0.5, ofSorted: kept)
-        spread = figure > 0 ? (kept[kept.count - 1] - kept[0]) / figure : 0
+        let trimmed = Int(Double(kept.count) * Self.trimmedShare)
+        let averaged = kept[trimmed..<(kept.count - trimmed)]
+        figure = averaged.reduce(0, +) / Double(averaged.count)
+        spread = figure > 0 ? (averaged.last! - averaged.first!) / figure : 0
     }
 }
