@@ -27,6 +27,31 @@ enum DispatchFamily: BenchmarkFamily {
             || id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
     }
 
+    /// Whether a run measures `id` again in fresh processes (when it starts any): every dispatch and arity case.
+    static func isRepeated(_ id: CaseID) -> Bool {
+        id.benchmark == "dispatch" || id.benchmark == "arity"
+    }
+
+    /// In how many of a run's `processes` fresh processes a repeated case that is not published is measured: about
+    /// ten, so that its figure too is a mean over processes, while the published ones get all of them.
+    static func processesPerOtherCase(of processes: Int) -> Int {
+        processes / max(1, processes / 10)
+    }
+
+    /// The cases fresh process `process` (1 … `processes`) measures: every published case, and every
+    /// `processes / 10`-th of the others, a different share in each process, so each is measured in
+    /// ``processesPerOtherCase(of:)`` processes (or more, where `processes` is not a multiple of ten).
+    static func repeatedCases(_ selection: Selection, process: Int, of processes: Int) -> [BenchmarkCase] {
+        let shares = max(1, processes / 10)
+        var others = 0
+        return selection.cases().filter { item in
+            guard isRepeated(item.id) else { return false }
+            if isPublished(item.id, selection) { return true }
+            defer { others += 1 }
+            return others % shares == process % shares
+        }
+    }
+
     /// Responder counts measured at `width`: all targets, and one in sixteen
     /// (at least one) when that differs.
     static func responderCounts(width: Int) -> [Int] {
@@ -203,7 +228,7 @@ enum DispatchFamily: BenchmarkFamily {
                 : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
                     + differing.joined(separator: ", ")
         ]
-        return timing.lines + processLines(rows) + [""] + againstHandWritten(byID, widths)
+        return timing.lines + processLines(rows.filter { isPublished($0.id, selection) }) + [""] + againstHandWritten(byID, widths)
             + sparseCrossover(byID, selection) + [""]
             + counting.lines + zeroLine + guideLine
     }

@@ -70,21 +70,19 @@ case .summary, .guide:
         }
     }
 case .repeatPublished:
-    // A fresh process of `repeatPublished(of:in:)`: the published cases in the order the seed shuffles, timed only,
-    // briefly: what varies is between processes, so the run takes many short ones rather than a few long ones.
-    var generator = SeededGenerator(seed: UInt64(options.seed ?? 0))
+    // A fresh process of `repeatPublished(of:in:)`: its share of the repeated cases in the order the seed shuffles,
+    // timed only, briefly: what varies is between processes, so a run takes many short ones rather than a few long.
+    let seed = options.seed ?? 0
+    var generator = SeededGenerator(seed: UInt64(seed))
     // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); freed once the
     // cases are measured.
     let heapShift = UnsafeMutableRawPointer.allocate(
-        byteCount: max(ProcessRepeats.placement(seed: options.seed ?? 0).heap, 1), alignment: 16)
+        byteCount: max(ProcessRepeats.placement(seed: seed).heap, 1), alignment: 16)
     blackHole(heapShift)
-    let cases = selection.cases().filter { DispatchFamily.isPublished($0.id, selection) }.shuffled(using: &generator)
-    guard !cases.isEmpty else { fail("no published case matches the selection", showUsage: false) }
-    var configuration = runConfiguration(options)
-    configuration.samples = options.samples ?? 2
-    configuration.rounds = options.rounds ?? 1
-    configuration.sampleTimeMilliseconds = options.sampleTimeMilliseconds ?? 1
-    configuration.warmUpMilliseconds = 1
+    let cases = DispatchFamily.repeatedCases(selection, process: seed, of: processCount(options))
+        .shuffled(using: &generator)
+    guard !cases.isEmpty else { fail("no dispatch or arity case matches the selection", showUsage: false) }
+    var configuration = briefConfiguration(options)
     configuration.countingIterations = 0
     let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
     heapShift.deallocate()
@@ -102,7 +100,16 @@ case .run:
         note("warning: built without counting hooks; counter columns are empty")
     }
     let start = MonotonicClock.now()
-    var rows = ProgressReporter(enabled: options.showsProgress).run(cases, runner: Runner(configuration: configuration))
+    // The cases fresh processes measure again are timed briefly here: only their counts are this pass's.
+    let isRepeated = { (id: CaseID) in processCount(options) > 1 && DispatchFamily.isRepeated(id) }
+    let reporter = ProgressReporter(enabled: options.showsProgress)
+    var measured: [String: ResultRow] = [:]
+    for row in reporter.run(cases.filter { !isRepeated($0.id) }, runner: Runner(configuration: configuration))
+        + reporter.run(cases.filter { isRepeated($0.id) }, runner: Runner(configuration: briefConfiguration(options)))
+    {
+        measured[row.name] = row
+    }
+    var rows = cases.map { measured[$0.name]! }
     rows = countCacheMisses(of: cases, in: rows)
     rows = repeatPublished(of: cases, in: rows)
     let seconds = Double(MonotonicClock.now() - start) / 1e9
@@ -125,6 +132,22 @@ case .run:
 }
 
 /// How long to measure each case: the defaults, `--quick`'s shorter samples, then the options given.
+/// How many fresh processes a run starts (`--processes`; 40, or 1 with `--quick`).
+func processCount(_ options: BenchOptions) -> Int {
+    options.processes ?? (options.quick ? 1 : 40)
+}
+
+/// What a repeated case is timed with, in a fresh process or, for its counts, in the run's own pass: 2 samples of
+/// 1 ms in one round after 1 ms of warm-up, unless the command line says otherwise.
+func briefConfiguration(_ options: BenchOptions) -> RunConfiguration {
+    var configuration = runConfiguration(options)
+    configuration.samples = options.samples ?? 2
+    configuration.rounds = options.rounds ?? 1
+    configuration.sampleTimeMilliseconds = options.sampleTimeMilliseconds ?? 1
+    configuration.warmUpMilliseconds = 1
+    return configuration
+}
+
 func runConfiguration(_ options: BenchOptions) -> RunConfiguration {
     var configuration = RunConfiguration()
     if options.quick {
@@ -171,21 +194,25 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     }
 }
 
-/// The published cases (``DispatchFamily/isPublished(_:_:)``) measured again in `--processes` fresh processes of
-/// this executable, one at a time, each in its own shuffled order (`bench repeat --seed k`), and merged: each case's
-/// figure is the trimmed mean over those processes, a slowed one set aside (``ProcessFigure``); this process's own
-/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are
-/// returned as they were when no other process runs or none succeeds.
+/// The dispatch and arity cases measured again in `--processes` fresh processes of this executable, one at a time,
+/// each in its own shuffled order (`bench repeat --seed k`): the published ones (``DispatchFamily/isPublished(_:_:)``)
+/// in every process, each other one in about ten (``DispatchFamily/repeatedCases(_:process:of:)``). Each case's
+/// figure is the trimmed mean over its processes, a slowed one set aside (``ProcessFigure``); this process's own
+/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are returned as they were
+/// when no other process runs or none succeeds.
 @MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
-    let processes = options.processes ?? (options.quick ? 1 : 40)
+    let processes = processCount(options)
     let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
-    guard processes > 1, !published.isEmpty else { return rows }
+    let repeated = Set(cases.map(\.id).filter(DispatchFamily.isRepeated).map(\.name))
+    guard processes > 1, !repeated.isEmpty else { return rows }
     if options.showsProgress {
-        note("measuring the \(published.count) published cases again in \(processes) fresh processes")
+        note(
+            "measuring the \(published.count) published cases again in \(processes) fresh processes, and the other"
+                + " \(repeated.count - published.count) dispatch cases in \(DispatchFamily.processesPerOtherCase(of: processes))")
     }
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
-        rows: rows, published: published, processes: processes, executable: Subprocess.currentExecutable,
+        rows: rows, published: repeated, processes: processes, executable: Subprocess.currentExecutable,
         arguments: arguments
     ) { seed in
         if options.showsProgress { note("  process \(seed) of \(processes)") }

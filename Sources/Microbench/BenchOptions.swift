@@ -246,11 +246,11 @@ public struct BenchOptions: Equatable, Sendable {
           --samples <n>           Timed samples per case (default 30).
           --rounds <n>            Passes over all cases that the samples are spread across (default 10).
           --sample-time <ms>      Target duration of one sample in milliseconds (default 2).
-          --processes <n>         Measure the published cases (the dispatch family's at the summary's widths,
-                                  every target responding) again in n fresh processes that each run them in their
-                                  own shuffled order (2 samples each): the mean over those, a slowed process and
-                                  the fastest and slowest tenth left out; 1 keeps this process's own figures
-                                  (default 40; 1 with --quick).
+          --processes <n>         Measure the dispatch and arity cases again in n fresh processes, each in its
+                                  own shuffled order (2 samples each): the published ones (at the summary's widths,
+                                  every target responding) in all n, the others in about ten; a case's figure is
+                                  the mean over its processes, a slowed one and the fastest and slowest tenth left
+                                  out. 1 keeps this process's own figures (default 40; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per
