@@ -7,7 +7,9 @@ struct ProgressReporter {
     let enabled: Bool
     let isTerminal = isatty(STDERR_FILENO) != 0
 
-    func run(_ cases: [BenchmarkCase], runner: Runner) -> [ResultRow] {
+    /// - Parameter metadata: What the rows name (commit, CPU, time): one value for every pass of a run, so that
+    ///   its rows read as one run.
+    func run(_ cases: [BenchmarkCase], runner: Runner, metadata: RunMetadata = .current()) -> [ResultRow] {
         let start = MonotonicClock.now()
         let measurements = runner.measure(cases) { index, fractionDone in
             guard enabled else { return }
@@ -21,7 +23,6 @@ struct ProgressReporter {
             let clear = isTerminal ? "\r\u{1B}[K" : ""
             write("\(clear)measured \(cases.count) cases in \(Report.fixed(seconds, decimals: 1)) s\n")
         }
-        let metadata = RunMetadata.current()
         return zip(cases, measurements).map { ResultRow($0, $1, metadata: metadata) }
     }
 

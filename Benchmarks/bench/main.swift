@@ -103,9 +103,11 @@ case .run:
     // The cases fresh processes measure again are timed briefly here: only their counts are this pass's.
     let isRepeated = { (id: CaseID) in processCount(options) > 1 && DispatchFamily.isRepeated(id) }
     let reporter = ProgressReporter(enabled: options.showsProgress)
+    let metadata = RunMetadata.current()
     var measured: [String: ResultRow] = [:]
-    for row in reporter.run(cases.filter { !isRepeated($0.id) }, runner: Runner(configuration: configuration))
-        + reporter.run(cases.filter { isRepeated($0.id) }, runner: Runner(configuration: briefConfiguration(options)))
+    let (full, brief) = (Runner(configuration: configuration), Runner(configuration: briefConfiguration(options)))
+    for row in reporter.run(cases.filter { !isRepeated($0.id) }, runner: full, metadata: metadata)
+        + reporter.run(cases.filter { isRepeated($0.id) }, runner: brief, metadata: metadata)
     {
         measured[row.name] = row
     }
