@@ -134,9 +134,9 @@ case .run:
 }
 
 /// How long to measure each case: the defaults, `--quick`'s shorter samples, then the options given.
-/// How many fresh processes a run starts (`--processes`; 40, or 1 with `--quick`).
+/// How many fresh processes a run starts (`--processes`; 60, or 1 with `--quick`).
 func processCount(_ options: BenchOptions) -> Int {
-    options.processes ?? (options.quick ? 1 : 40)
+    options.processes ?? (options.quick ? 1 : 60)
 }
 
 /// What a repeated case is timed with, in a fresh process or, for its counts, in the run's own pass: 2 samples of
