@@ -214,7 +214,7 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
     }
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
-        rows: rows, published: repeated, processes: processes, executable: Subprocess.currentExecutable,
+        rows: rows, repeated: repeated, processes: processes, executable: Subprocess.currentExecutable,
         arguments: arguments
     ) { seed in
         if options.showsProgress { note("  process \(seed) of \(processes)") }

@@ -1,12 +1,12 @@
 import FanoutMicrobenchCounters
 import Foundation
 
-/// A run's published cases measured again in fresh processes, one after another, each in its own shuffled order,
-/// and merged into the run's rows (``ProcessFigure``): what `bench` does after its own pass.
+/// A run's repeated cases (its dispatch and arity cases) measured again in fresh processes, one after another, each
+/// in its own shuffled order, and merged into the run's rows (``ProcessFigure``): what `bench` does after its own pass.
 public enum ProcessRepeats {
     /// The merged rows, and what went wrong in a process that failed.
     public struct Outcome: Sendable {
-        /// The run's rows, the published ones carrying the figure of every process that measured them.
+        /// The run's rows, the repeated ones carrying the figure of every process that measured them.
         public var rows: [ResultRow]
         /// One line per process that failed or printed no usable CSV; its cases keep the other processes' values.
         public var failures: [String]
@@ -16,12 +16,12 @@ public enum ProcessRepeats {
     }
 
     /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes`, one process at a time;
-    /// each prints a results CSV of the cases it measured. Each case of `rows` named in `published` then gets the
+    /// each prints a results CSV of the cases it measured. Each case of `rows` named in `repeated` then gets the
     /// figure over the rows the processes printed for it (``merge(_:repeats:failures:)``).
     ///
     /// - Parameter started: Called before each process starts, with its seed.
     public static func measure(
-        rows: [ResultRow], published: Set<String>, processes: Int, executable: String, arguments: [String],
+        rows: [ResultRow], repeated: Set<String>, processes: Int, executable: String, arguments: [String],
         started: (_ seed: Int) -> Void = { _ in }
     ) -> Outcome {
         var repeats: [String: [ResultRow]] = [:]
@@ -40,7 +40,7 @@ public enum ProcessRepeats {
                 }
                 do throws(CSV.ParseError) {
                     for row in try CSV.parse(result.standardOutput, file: "process \(seed)'s output")
-                    where published.contains(row.name) {
+                    where repeated.contains(row.name) {
                         repeats[row.name, default: []].append(row)
                     }
                 } catch {
@@ -85,7 +85,7 @@ public enum ProcessRepeats {
     /// `rows` with each case that `repeats` names given the figure over the rows the fresh processes measured for it.
     /// The run's own measurement of the case does not count: taken among all the run's other cases, it follows a
     /// history (what the heap holds, what the branch predictors learnt) that differs from run to run, where a fresh
-    /// process running the published cases in its seed's order measures the same placement every time.
+    /// process running the repeated cases in its seed's order measures the same placement every time.
     public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
         let merged = rows.map { row -> ResultRow in
             guard let others = repeats[row.name], !others.isEmpty else { return row }

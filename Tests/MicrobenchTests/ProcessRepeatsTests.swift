@@ -108,7 +108,7 @@ final class ProcessRepeatsTests {
         // Run by the shell, not executed itself: a file written and then executed while other tests' threads fork
         // can fail with "text file busy".
         let outcome = ProcessRepeats.measure(
-            rows: own, published: [published], processes: 5, executable: "/bin/sh",
+            rows: own, repeated: [published], processes: 5, executable: "/bin/sh",
             arguments: [script, "repeat", "--quick"]
         ) { seeds.append($0) }
         #expect(seeds == [1, 2, 3, 4, 5])
@@ -152,7 +152,7 @@ final class ProcessRepeatsTests {
                 """.write(toFile: script, atomically: true, encoding: .utf8)
             let before = try String(contentsOfFile: "/proc/self/personality", encoding: .utf8)
             let outcome = ProcessRepeats.measure(
-                rows: [], published: [], processes: 2, executable: "/bin/sh", arguments: [script])
+                rows: [], repeated: [], processes: 2, executable: "/bin/sh", arguments: [script])
             let personalities = try String(contentsOfFile: directory + "/personality", encoding: .utf8)
                 .split(separator: "\n").map { UInt($0, radix: 16) }
             #expect(personalities.count == 2)

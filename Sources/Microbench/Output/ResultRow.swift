@@ -25,7 +25,7 @@ public struct ResultRow: Equatable, Sendable {
     /// Cold cases only: last-level data misses per delivery in callgrind's
     /// cache simulation (``CacheMissPass``); empty in the CSV otherwise.
     public var cacheMissesPerDelivery: Double?
-    /// Published cases of a run measured in several processes (``ProcessFigure``): how many processes measured
+    /// The cases of a run measured in several processes (``ProcessFigure``): how many processes measured
     /// the case, how far their medians spread, and how many were set aside as slowed; `nil` (empty in the CSV) for
     /// a case measured in one process. The median columns then hold the figure over the processes (``ProcessFigure``).
     public var processes: Int?
