@@ -228,8 +228,8 @@ enum DispatchFamily: BenchmarkFamily {
                 : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
                     + differing.joined(separator: ", ")
         ]
-        return timing.lines + processLines(rows.filter { isPublished($0.id, selection) }) + [""] + againstHandWritten(byID, widths)
-            + sparseCrossover(byID, selection) + [""]
+        return timing.lines + processLines(rows.filter { isPublished($0.id, selection) }) + [""]
+            + againstHandWritten(byID, widths) + sparseCrossover(byID, selection) + [""]
             + counting.lines + zeroLine + guideLine
     }
 

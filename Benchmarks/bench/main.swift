@@ -70,8 +70,8 @@ case .summary, .guide:
         }
     }
 case .repeatPublished:
-    // A fresh process of `repeatPublished(of:in:)`: its share of the repeated cases in the order the seed shuffles,
-    // timed only, briefly: what varies is between processes, so a run takes many short ones rather than a few long.
+    // A fresh process of `repeatInFreshProcesses(of:in:)`: its share of the repeated cases in the order the seed
+    // shuffles, timed only, briefly: what varies is between processes, so a run takes many short ones, not a few long.
     let seed = options.seed ?? 0
     var generator = SeededGenerator(seed: UInt64(seed))
     // Moves this process's heap, as the runner moved its stack (`ProcessRepeats.placement(seed:)`); freed once the
@@ -113,7 +113,7 @@ case .run:
     }
     var rows = cases.map { measured[$0.name]! }
     rows = countCacheMisses(of: cases, in: rows)
-    rows = repeatPublished(of: cases, in: rows)
+    rows = repeatInFreshProcesses(of: cases, in: rows)
     let seconds = Double(MonotonicClock.now() - start) / 1e9
     let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
     do {
@@ -133,7 +133,6 @@ case .run:
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }
 
-/// How long to measure each case: the defaults, `--quick`'s shorter samples, then the options given.
 /// How many fresh processes a run starts (`--processes`; 60, or 1 with `--quick`).
 func processCount(_ options: BenchOptions) -> Int {
     options.processes ?? (options.quick ? 1 : 60)
@@ -150,6 +149,7 @@ func briefConfiguration(_ options: BenchOptions) -> RunConfiguration {
     return configuration
 }
 
+/// How long to measure each case: the defaults, `--quick`'s shorter samples, then the options given.
 func runConfiguration(_ options: BenchOptions) -> RunConfiguration {
     var configuration = RunConfiguration()
     if options.quick {
@@ -202,15 +202,16 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
 /// figure is the trimmed mean over its processes, a slowed one set aside (``ProcessFigure``); this process's own
 /// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are returned as they were
 /// when no other process runs or none succeeds.
-@MainActor func repeatPublished(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
+@MainActor func repeatInFreshProcesses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
     let processes = processCount(options)
     let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
     let repeated = Set(cases.map(\.id).filter(DispatchFamily.isRepeated).map(\.name))
     guard processes > 1, !repeated.isEmpty else { return rows }
     if options.showsProgress {
+        let others = DispatchFamily.processesPerOtherCase(of: processes)
         note(
             "measuring the \(published.count) published cases again in \(processes) fresh processes, and the other"
-                + " \(repeated.count - published.count) dispatch cases in \(DispatchFamily.processesPerOtherCase(of: processes))")
+                + " \(repeated.count - published.count) dispatch cases in \(others) each")
     }
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
     let outcome = ProcessRepeats.measure(
