@@ -32,17 +32,23 @@ enum DispatchFamily: BenchmarkFamily {
         id.benchmark == "dispatch" || id.benchmark == "arity"
     }
 
-    /// In how many of a run's `processes` fresh processes a repeated case that is not published is measured: about
-    /// ten, so that its figure too is a mean over processes, while the published ones get all of them.
-    static func processesPerOtherCase(of processes: Int) -> Int {
-        processes / max(1, processes / 10)
+    /// Into how many shares a run's `processes` fresh processes divide the repeated cases that are not published:
+    /// one share per process in turn, so that each such case is measured in about ten processes, and its figure too
+    /// is a mean over processes, while the published ones get all of them.
+    static func otherCaseShares(of processes: Int) -> Int {
+        max(1, processes / 10)
     }
 
-    /// The cases fresh process `process` (1 … `processes`) measures: every published case, and every
-    /// `processes / 10`-th of the others, a different share in each process, so each is measured in
-    /// ``processesPerOtherCase(of:)`` processes (or more, where `processes` is not a multiple of ten).
+    /// In how many of a run's `processes` fresh processes a repeated case that is not published is measured (one
+    /// more for some cases where `processes` is not a multiple of ``otherCaseShares(of:)``).
+    static func processesPerOtherCase(of processes: Int) -> Int {
+        processes / otherCaseShares(of: processes)
+    }
+
+    /// The cases fresh process `process` (1 … `processes`) measures: every published case, and one share of the
+    /// others (``otherCaseShares(of:)``), a different share in each process in turn.
     static func repeatedCases(_ selection: Selection, process: Int, of processes: Int) -> [BenchmarkCase] {
-        let shares = max(1, processes / 10)
+        let shares = otherCaseShares(of: processes)
         var others = 0
         return selection.cases().filter { item in
             guard isRepeated(item.id) else { return false }
