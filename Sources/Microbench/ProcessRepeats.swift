@@ -88,15 +88,15 @@ public enum ProcessRepeats {
     /// process running the repeated cases in its seed's order measures the same placement every time.
     public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
         let merged = rows.map { row -> ResultRow in
-            guard let others = repeats[row.name], !others.isEmpty else { return row }
-            let all = others
-            let figure = ProcessFigure(all.map(\.nanosecondsPerOperationMedian), deliveries: row.deliveriesPerOperation)
-            let kept = all.indices.filter { !figure.slowed.contains($0) }
+            guard let measured = repeats[row.name], !measured.isEmpty else { return row }
+            let figure = ProcessFigure(
+                measured.map(\.nanosecondsPerOperationMedian), deliveries: row.deliveriesPerOperation)
+            let kept = measured.indices.filter { !figure.slowed.contains($0) }
             let nearest = kept.min {
-                abs(all[$0].nanosecondsPerOperationMedian - figure.figure)
-                    < abs(all[$1].nanosecondsPerOperationMedian - figure.figure)
+                abs(measured[$0].nanosecondsPerOperationMedian - figure.figure)
+                    < abs(measured[$1].nanosecondsPerOperationMedian - figure.figure)
             }!
-            return row.merged(figure, representative: all[nearest])
+            return row.merged(figure, representative: measured[nearest])
         }
         return Outcome(rows: merged, failures: failures)
     }
