@@ -133,19 +133,19 @@ case .run:
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }
 
-/// How many fresh processes a run starts (`--processes`; 60, or 1 with `--quick`).
+/// How many fresh processes a run starts (`--processes`; 120, or 1 with `--quick`).
 func processCount(_ options: BenchOptions) -> Int {
-    options.processes ?? (options.quick ? 1 : 60)
+    options.processes ?? (options.quick ? 1 : 120)
 }
 
 /// What a repeated case is timed with, in a fresh process or, for its counts, in the run's own pass: 2 samples of
-/// 1 ms in one round after 1 ms of warm-up, unless the command line says otherwise.
+/// 0.5 ms in one round after 0.5 ms of warm-up, unless the command line says otherwise.
 func briefConfiguration(_ options: BenchOptions) -> RunConfiguration {
     var configuration = runConfiguration(options)
     configuration.samples = options.samples ?? 2
     configuration.rounds = options.rounds ?? 1
-    configuration.sampleTimeMilliseconds = options.sampleTimeMilliseconds ?? 1
-    configuration.warmUpMilliseconds = 1
+    configuration.sampleTimeMilliseconds = options.sampleTimeMilliseconds ?? 0.5
+    configuration.warmUpMilliseconds = 0.5
     return configuration
 }
 

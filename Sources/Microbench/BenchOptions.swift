@@ -250,7 +250,7 @@ public struct BenchOptions: Equatable, Sendable {
                                   own shuffled order (2 samples each): the published ones (at the summary's widths,
                                   every target responding) in all n, the others in about ten; a case's figure is
                                   the mean over its processes, a slowed one and the fastest and slowest tenth left
-                                  out. 1 keeps this process's own figures (default 60; 1 with --quick).
+                                  out. 1 keeps this process's own figures (default 120; 1 with --quick).
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per
