@@ -69,7 +69,7 @@ case .summary, .guide:
             exit(1)
         }
     }
-case .repeatPublished:
+case .repeatProcess:
     // A fresh process of `repeatInFreshProcesses(of:in:)`: its share of the repeated cases in the order the seed
     // shuffles, timed only, briefly: what varies is between processes, so a run takes many short ones, not a few long.
     let seed = options.seed ?? 0

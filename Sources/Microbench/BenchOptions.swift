@@ -22,9 +22,10 @@ public struct BenchOptions: Equatable, Sendable {
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
         case cacheMisses = "cache-misses"
-        /// A fresh process of a run's published cases (`ProcessRepeats`): measures them in the order `--seed`
-        /// shuffles and prints their rows as CSV.
-        case repeatPublished = "repeat"
+        /// A fresh process of a run (`ProcessRepeats`): measures its share of the run's repeated cases (every
+        /// published one, a share of the other dispatch and arity cases) in the order `--seed` shuffles and prints
+        /// their rows as CSV.
+        case repeatProcess = "repeat"
     }
 
     /// What `bench` prints on standard output.
@@ -188,7 +189,7 @@ public struct BenchOptions: Equatable, Sendable {
             default: throw UsageError("unknown option '\(flag)'")
             }
         }
-        if options.seed != nil && options.subcommand != .repeatPublished {
+        if options.seed != nil && options.subcommand != .repeatProcess {
             let subcommand = options.subcommand.rawValue
             throw UsageError("'--seed' is for the processes a run starts, not for 'bench \(subcommand)'")
         }

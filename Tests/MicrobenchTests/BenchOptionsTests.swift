@@ -29,7 +29,7 @@ struct BenchOptionsTests {
         #expect(try BenchOptions.parse(["--help"]).showsHelp)
         #expect(try BenchOptions.parse(["--processes", "3"]).processes == 3)
         let child = try BenchOptions.parse(["repeat", "--quick", "--seed", "2"])
-        #expect(child.subcommand == .repeatPublished && child.seed == 2 && child.quick)
+        #expect(child.subcommand == .repeatProcess && child.seed == 2 && child.quick)
         #expect(!(try BenchOptions.parse([])).isPartial)
     }
 
