@@ -85,6 +85,7 @@ extension DelegateSchema {
     /// - Throws: ``ForwardingError/unrecognizedSelector(_:known:)`` when the
     ///   protocol has no message with that selector.
     /// - Complexity: O(*k*), where *k* is the number of messages.
+    @_alwaysEmitIntoClient
     public static func message(forSelector selector: String) throws(ForwardingError) -> any MessageProtocol<Self> {
         guard let message = messages.first(where: { $0.key.rawValue == selector }) else {
             throw .unrecognizedSelector(selector, known: Key.allCases.map(\.rawValue))

@@ -39,7 +39,8 @@ internal typealias MessageForwarder =
 
 extension MessageProtocol {
     /// The general forwarder, for conformances other than ``Message``: each answer is cast at run time to see
-    /// whether it is an optional to unwrap.
+    /// whether it is an optional to unwrap. Emitted into the module that declares such a conformance only.
+    @_alwaysEmitIntoClient
     public var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void {
         { arguments, handlers, answers in
             ClosureList<Schema.Target, Arguments, Result>.forward(
@@ -49,7 +50,8 @@ extension MessageProtocol {
 }
 
 /// `value`, or the value it wraps when it is a boxed `Optional` (at any depth), so that a `nil` answer reads as `nil`.
-private func flattenOptional(_ value: Any) -> Any? {
+@usableFromInline @_alwaysEmitIntoClient
+internal func flattenOptional(_ value: Any) -> Any? {
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle == .optional else { return value }
     return mirror.children.first.flatMap { flattenOptional($0.value) }

@@ -85,6 +85,7 @@ extension Delivering {
     /// delegate answers from `responds(to:)`.
     ///
     /// - Complexity: O(*s*) for a selector of *s* characters, plus ``responds(to:)``.
+    @_alwaysEmitIntoClient
     public func responds(toSelector selector: String) -> Bool {
         guard let key = SchemaInfo<Schema>.shared.key(forSelector: selector) else { return false }
         return responds(to: key)

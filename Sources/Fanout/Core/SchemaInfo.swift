@@ -33,6 +33,7 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     /// The key whose selector is `selector`, or `nil` when the protocol has no such message.
     ///
     /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one probe.
+    @usableFromInline
     func key(forSelector selector: String) -> Schema.Key? {
         ordinals.ordinal(of: selector).map { keys[$0] }
     }
@@ -100,6 +101,7 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     }
 
     /// The schema's information, checked and built on first use; after that, one lock and one dictionary lookup.
+    @usableFromInline
     static var shared: SchemaInfo {
         let key = ObjectIdentifier(Schema.self)
         if let info = withSchemaRegistry({ $0[key] }) { return unsafeDowncast(info, to: SchemaInfo.self) }

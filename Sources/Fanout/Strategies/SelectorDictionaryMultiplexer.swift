@@ -82,17 +82,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// Whether any registered target responds to the message named `selector`; `false` for a selector the
-    /// protocol does not have.
-    ///
-    /// - Complexity: O(*s*) for a selector of *s* characters (one hash and one probe).
-    public func responds(toSelector selector: String) -> Bool {
-        guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
-            return false
-        }
-        return confinement.run(self) { table.responds(toOrdinal: ordinal) }
-    }
-
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets of the message named `key`,
     /// found by its selector, in registration order.
     ///
