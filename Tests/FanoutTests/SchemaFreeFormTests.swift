@@ -71,6 +71,18 @@ struct SchemaFreeFormTests {
     }
     @Test func concurrent() { Self.exercise(ConcurrentMultiplexer<Targets<any TableObserver>>()) }
 
+    /// The schema-free form has no selectors: forwarding its one key by name is refused, as an unknown selector is.
+    @Test func forwardsNothingByName() throws {
+        let multiplexer = SelectorDictionaryMultiplexer<Targets<any TableObserver>>()
+        multiplexer.add(TableProbe(0, TableProbe.Record()))
+        #expect(throws: ForwardingError.unrecognizedSelector("*", known: [])) {
+            try multiplexer.forward("*", arguments: [])
+        }
+        #expect(throws: ForwardingError.unrecognizedSelector("*", known: [])) {
+            try Targets<any TableObserver>.messages[0].unpack([])
+        }
+    }
+
     /// Order, the three ways of combining answers, a fold, changes during a delivery and a target that lets go of
     /// itself inside its own callback.
     static func exercise<M: Multiplexing & _TargetCalling>(_ multiplexer: M, holdsStrongly: Bool = true)

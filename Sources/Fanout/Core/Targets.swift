@@ -14,8 +14,17 @@ public enum Targets<Target>: DelegateSchema {
         case every = "*"
     }
 
-    /// One descriptor for ``Key/every``, which calls nothing: the caller writes the call.
-    public static var messages: [any MessageProtocol<Targets>] { [Message<Targets, Void, Void>(.every) { _ in }] }
+    /// One descriptor for ``Key/every``, which calls nothing: the caller writes the call. It forwards nothing by
+    /// name: `forward("*", arguments:)` throws ``ForwardingError/unrecognizedSelector(_:known:)``.
+    public static var messages: [any MessageProtocol<Targets>] {
+        let refuse: ([Any], String) throws -> Void = { _, selector in
+            throw ForwardingError.unrecognizedSelector(selector, known: [])
+        }
+        let every = Message<Targets, Void, Void>(
+            key: .every, body: { _, _ in }, binder: { _ in { _ in } }, unpacker: refuse,
+            forwarderMaker: { unpacker, selector in { arguments, _, _ in try unpacker(arguments, selector) } })
+        return [every]
+    }
 
     public static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor)
     where Visitor.Schema == Targets {}
