@@ -85,6 +85,26 @@ enum ReorderedSchema: DelegateSchema {
     static var messages: [any MessageProtocol<Self>] { [first, second] }
 }
 
+/// A key whose two cases have the same selector, which forwarding by name could not tell apart.
+enum DuplicateSelectorMessage: MessageKey {
+    case first, second
+
+    init?(rawValue: String) {
+        guard rawValue == "first:" else { return nil }
+        self = .first
+    }
+
+    var rawValue: String { "first:" }
+}
+
+enum DuplicateSelectorSchema: DelegateSchema {
+    typealias Target = any PairTarget
+    typealias Key = DuplicateSelectorMessage
+    static var first: Message<Self, Int, Void> { .init(.first) { $0.first($1) } }
+    static var second: Message<Self, Int, Void> { .init(.second) { $0.second($1) } }
+    static var messages: [any MessageProtocol<Self>] { [first, second] }
+}
+
 /// Lists both, and visits `first` twice.
 enum VisitingTwiceSchema: PairDescriptors {
     static var messages: [any MessageProtocol<Self>] { [first, second] }
@@ -134,7 +154,7 @@ enum Maker: CaseIterable, Sendable {
 }
 
 enum FaultySchema: String, CaseIterable, Sendable {
-    case omitting, doubling, partlyVisited, visitingTwice, mistyped, empty, misnumbered, reordered
+    case omitting, doubling, partlyVisited, visitingTwice, mistyped, empty, misnumbered, reordered, duplicateSelector
 
     /// What the refusal says.
     var expected: String {
@@ -148,6 +168,7 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .misnumbered: "MisnumberedSchema: MisnumberedMessage.ordinal of 'first:' is 1, not its position in allCases, 0"
         case .reordered:
             "ReorderedSchema: 'second:' is declared at index 1 of ReorderedMessage but is at position 0 of allCases"
+        case .duplicateSelector: "DuplicateSelectorSchema: two of DuplicateSelectorMessage's cases have the selector 'first:'"
         }
     }
 
@@ -161,6 +182,7 @@ enum FaultySchema: String, CaseIterable, Sendable {
         case .empty: maker.make(EmptySchema.self)
         case .misnumbered: maker.make(MisnumberedSchema.self)
         case .reordered: maker.make(ReorderedSchema.self)
+        case .duplicateSelector: maker.make(DuplicateSelectorSchema.self)
         }
     }
 }

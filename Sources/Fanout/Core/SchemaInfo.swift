@@ -41,24 +41,21 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     private init() {
         let keys = Array(Schema.Key.allCases)
         let schema = "\(Schema.self)"
-        refuse(unless: !keys.isEmpty, "\(schema): \(Schema.Key.self) has no cases")
-        refuse(
-            unless: keys.count <= 64, "\(schema): \(Schema.Key.self) has \(keys.count) cases; a schema has at most 64")
+        let keyType = "\(Schema.Key.self)"
+        refuse(unless: !keys.isEmpty, "\(schema): \(keyType) has no cases")
+        refuse(unless: keys.count <= 64, "\(schema): \(keyType) has \(keys.count) cases; a schema has at most 64")
         for (position, key) in keys.enumerated() {
             refuse(
                 unless: key.ordinal == position,
-                "\(schema): \(Schema.Key.self).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)"
+                "\(schema): \(keyType).ordinal of '\(key.rawValue)' is \(key.ordinal), not its position in allCases, \(position) (implement `ordinal`, or list allCases in declaration order)"
             )
             refuse(
                 unless: key.caseIndex == position,
-                "\(schema): '\(key.rawValue)' is declared at index \(key.caseIndex) of \(Schema.Key.self) but is at position \(position) of allCases: deliveries read a one-byte key's case index; declare the cases in the order of allCases"
+                "\(schema): '\(key.rawValue)' is declared at index \(key.caseIndex) of \(keyType) but is at position \(position) of allCases: deliveries read a one-byte key's case index; declare the cases in the order of allCases"
             )
         }
-        var selectors = Set<String>()
-        for key in keys {
-            refuse(
-                unless: selectors.insert(key.rawValue).inserted,
-                "\(schema): two of \(Schema.Key.self)'s cases have the selector '\(key.rawValue)'")
+        ordinals = SelectorTable(keys.map { $0.rawValue }) {
+            "\(schema): two of \(keyType)'s cases have the selector '\($0)'"
         }
         let listed = Self.byOrdinal(Schema.messages, keys: keys, source: "\(schema).messages")
         var visitor = MessageCollector<Schema>()
@@ -73,7 +70,6 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
             }
         }
         messages = listed
-        ordinals = SelectorTable(keys.map(\.rawValue))
         forwarders = ContiguousArray(listed.map { .passRetained(Forwarder($0.forwarder)) })
         self.keys = keys
     }

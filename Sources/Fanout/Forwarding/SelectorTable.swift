@@ -12,10 +12,9 @@ internal struct SelectorTable: Sendable {
     private let buckets: [(hash: Int, ordinal: Int)]
     private let mask: Int
 
-    /// A table of `names`, whose positions are their ordinals, in O(*k*) for *k* names.
-    ///
-    /// - Precondition: The names are distinct.
-    internal init(_ names: [String]) {
+    /// A table of `names`, whose positions are their ordinals, in O(*k*) for *k* names; a name listed twice stops the
+    /// program with `duplicate`'s message.
+    internal init(_ names: [String], duplicate: (String) -> String = { "selector '\($0)' is listed twice" }) {
         self.names = names
         var size = 4
         while size < names.count * 2 { size *= 2 }
@@ -25,7 +24,7 @@ internal struct SelectorTable: Sendable {
             let hash = Self.hash(name)
             var bucket = hash & mask
             while buckets[bucket].ordinal != 0 {
-                precondition(names[buckets[bucket].ordinal - 1] != name, "selector '\(name)' is listed twice")
+                if names[buckets[bucket].ordinal - 1] == name { fatalError(duplicate(name)) }
                 bucket = (bucket + 1) & mask
             }
             buckets[bucket] = (hash, ordinal + 1)
