@@ -113,6 +113,22 @@ struct ArityTests {
         Self.exercise(observers, first, second)
     }
 
+    @Test("sent through `any Multiplexing`, code generic over the schema, they arrive alike",
+          arguments: DispatchStrategy.allCases)
+    func deliveredThroughTheProtocol(strategy: DispatchStrategy) {
+        let observers: any Multiplexing<DragSchema> = strategy.makeMultiplexer(for: DragSchema.self)
+        let first = DragProbe(0), second = DragProbe(1)
+        observers.add(first)
+        observers.add(second)
+        second.snaps = false
+        #expect(!observers.askAll(DragSchema.shouldSnap, "list", 1, 3))
+        #expect(first.log == ["0 shouldSnap list 1.0 3.0"] && second.log == ["1 shouldSnap list 1.0 3.0"])
+        second.target = 40
+        #expect(observers.askUntilAnswered(DragSchema.snapTarget, "list", 1, 3, true) == 40)
+        observers.send(DragSchema.didSnap, "list", 0.5, 30, true)
+        #expect(first.log.last == "0 didSnap list 0.5 30.0 true" && second.log.last == "1 didSnap list 0.5 30.0 true")
+    }
+
     @Test("a static composition takes the same messages, as tuples")
     func staticComposition() {
         let first = DragProbe(0), second = DragProbe(1)

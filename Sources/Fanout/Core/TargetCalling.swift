@@ -29,7 +29,8 @@ extension _TargetCalling {
 
     /// Sends a message of two arguments as ``deliver(_:_:while:)`` does, with the arguments apart, so that a
     /// reference among them is not retained (`ArgumentPair.swift`); a descriptor without a two-argument body takes
-    /// the tuple, built once.
+    /// the tuple, built once. So does code generic over the schema (this module's witnesses of ``Delivering``, which
+    /// `any Multiplexing` calls): it delivers alike, at the price of the tuple, and each witness stays small.
     ///
     /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @_alwaysEmitIntoClient @inline(__always)
@@ -37,7 +38,8 @@ extension _TargetCalling {
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)? else {
+        guard _isConcrete(Schema.self), let body = message.pairBody() as ((Schema.Target, First, Second) -> Result)?
+        else {
             return deliver(message, (first, second), while: shouldContinue)
         }
         callTargets(message.key, while: shouldContinue) { body($0, first, second) }
@@ -50,7 +52,7 @@ extension _TargetCalling {
     public func deliver<A, B, C, Result>(
         _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
     ) {
-        guard let body = message.apartBody() as ((Schema.Target, A, B, C) -> Result)? else {
+        guard _isConcrete(Schema.self), let body = message.apartBody() as ((Schema.Target, A, B, C) -> Result)? else {
             return deliver(message, (a, b, c), while: shouldContinue)
         }
         callTargets(message.key, while: shouldContinue) { body($0, a, b, c) }
@@ -64,7 +66,8 @@ extension _TargetCalling {
         _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
         while shouldContinue: (Result) -> Bool
     ) {
-        guard let body = message.apartBody() as ((Schema.Target, A, B, C, D) -> Result)? else {
+        guard _isConcrete(Schema.self), let body = message.apartBody() as ((Schema.Target, A, B, C, D) -> Result)?
+        else {
             return deliver(message, (a, b, c, d), while: shouldContinue)
         }
         callTargets(message.key, while: shouldContinue) { body($0, a, b, c, d) }
