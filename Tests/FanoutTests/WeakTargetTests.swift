@@ -164,3 +164,36 @@ enum ValueSchema: DelegateSchema {
         visitor.visit(ping)
     }
 }
+
+/// Glue written before `weakReference(to:)` stopped being a requirement: it declares its own, which still compiles,
+/// without a warning, and which no strategy calls.
+protocol Pinger: AnyObject {
+    func ping()
+}
+
+final class PingCounter: Pinger {
+    var pings = 0
+    func ping() { pings += 1 }
+}
+
+enum LegacyPingSchema: DelegateSchema {
+    typealias Target = any Pinger
+    typealias Key = ValueMessage
+    static var ping: Message<Self, Void, Void> { .init(.ping) { $0.ping() } }
+    static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self {
+        visitor.visit(ping)
+    }
+    static func weakReference(to target: any Pinger) -> () -> (any Pinger)? {
+        { [weak target] in target }
+    }
+}
+
+@Test("glue that still declares weakReference(to:) compiles, and the weak strategies hold its targets themselves")
+func legacyWeakReferenceGlue() {
+    let multiplexer = WeakArrayMultiplexer<LegacyPingSchema>()
+    let counter = PingCounter()
+    multiplexer.add(counter)
+    multiplexer.send(LegacyPingSchema.ping, ())
+    #expect(counter.pings == 1)
+    #expect(LegacyPingSchema.weakReference(to: counter)() === counter)
+}

@@ -34,10 +34,6 @@ public protocol DelegateSchema {
     /// The identity of `target`: two registrations with the same identity are the same registration.
     static func identity(of target: Target) -> ObjectIdentifier
 
-    /// A function that loads `target` weakly; unused by Fanout, whose weak strategies hold targets themselves.
-    @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
-    static func weakReference(to target: Target) -> () -> Target?
-
     /// Visits every message of the protocol with its types, one descriptor per key (see ``MessageVisitor``): the
     /// schema's one list of its messages, from which ``messages`` is derived. The default visits none.
     static func visitMessages<Visitor: MessageVisitor>(_ visitor: inout Visitor) where Visitor.Schema == Self
@@ -65,7 +61,8 @@ extension DelegateSchema {
         ObjectIdentifier(target as AnyObject)
     }
 
-    /// A weak `AnyObject` reference, cast back to `Target` on every load.
+    /// A weak `AnyObject` reference, cast back to `Target` on every load. No longer a requirement: a schema that
+    /// declares its own keeps it as a static method of its own, and nothing in Fanout calls either.
     @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     @_alwaysEmitIntoClient
     public static func weakReference(to target: Target) -> () -> Target? {
