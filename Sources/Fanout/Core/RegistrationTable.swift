@@ -52,9 +52,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal var count: Int { registrations.elements.count }
 
     /// Whether any registered target responds to `key`, in O(1).
-    internal func responds(to key: Schema.Key) -> Bool { responds(toOrdinal: key.caseIndex) }
-
-    internal func responds(toOrdinal ordinal: Int) -> Bool { responderCounts[ordinal] > 0 }
+    internal func responds(to key: Schema.Key) -> Bool { responderCounts[key.caseIndex] > 0 }
 
     /// Appends a registration, in amortized O(*k*) for *k* messages; `false`, changing nothing, when `id` is
     /// registered already.
@@ -187,6 +185,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
             defer { fanout_add_end(frame) }
             return Schema.respondedMessages(of: target).bits
         }
-        return bits.map(MessageSet.init(bits:))
+        guard let bits else { return nil }
+        return MessageSet(bits: bits)
     }
 }

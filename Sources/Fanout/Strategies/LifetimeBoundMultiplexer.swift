@@ -167,7 +167,9 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
                     weaklyHeld -= before - table.count
                 }
                 guard selfBound > 0 else { return table.count }
-                return table.count - table.entries.count { $0.value.registration.isDeallocating }
+                var deallocating = 0
+                for entry in table.entries where entry.value.registration.isDeallocating { deallocating += 1 }
+                return table.count - deallocating
             }
         }
     }

@@ -16,7 +16,7 @@
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers: [MessageSelector: AnyClosureList] = [:]
+    internal var handlers = [MessageSelector: AnyClosureList]()
 
     /// Every message's selector, registered once, by ordinal: the stand-in for the selector references the
     /// Objective-C compiler emits, so that no dispatch hashes a selector's characters.
