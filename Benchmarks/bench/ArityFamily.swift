@@ -138,10 +138,11 @@ extension ConcurrentMultiplexer: ArityObserver where Schema == AritySchema {}
 extension WeakArrayMultiplexer: ArityObserver where Schema == AritySchema {}
 
 /// The schema-free form as an app writes it: a class of its own, set as the delegate, whose every method is one
-/// `forEach` over a multiplexer of `Targets<any ArityObserver>`. The methods are written once, here, for the four
-/// classes below, each a concrete class (so that its witnesses are specialized, as an app's class's are).
+/// `forEach` over a multiplexer of `Targets<any ArityObserver>`. The methods are written once, generic over the
+/// strategy (`TargetMultiplexing`), and each class below names its strategy, so that its witnesses are specialized
+/// for it, as an app's are (the guide's "Generic over the strategy").
 protocol ArityObservers: ArityObserver {
-    associatedtype Observers: _TargetCalling where Observers.Schema == Targets<any ArityObserver>
+    associatedtype Observers: TargetMultiplexing<any ArityObserver>
     var observers: Observers { get }
     init()
 }

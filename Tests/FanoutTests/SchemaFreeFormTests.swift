@@ -48,6 +48,17 @@ final class TableProbe: TableObserver {
     }
 }
 
+/// The delegate an app writes once for every strategy: generic over `TargetMultiplexing`.
+final class GenericTableObservers<Observers: TargetMultiplexing<any TableObserver>>: TableObserver {
+    let observers = Observers()
+
+    func tableView(_ table: String, willDisplay cell: Int, forRowAt row: Int) {
+        observers.forEach { $0.tableView(table, willDisplay: cell, forRowAt: row) }
+    }
+    func shouldHighlight(row: Int) -> Bool { observers.askAll { $0.shouldHighlight(row: row) } }
+    func height(forRow row: Int) -> Double? { observers.askUntilAnswered { $0.height(forRow: row) } }
+}
+
 /// The schema-free form (`Targets<any P>`) of every strategy whose targets need no key: one class per strategy,
 /// the same as the schema form's.
 @Suite("Schema-free form: Targets<any P>")
@@ -70,6 +81,31 @@ struct SchemaFreeFormTests {
         Self.exercise(LifetimeBoundMultiplexer<Targets<any TableObserver>>(), holdsStrongly: false)
     }
     @Test func concurrent() { Self.exercise(ConcurrentMultiplexer<Targets<any TableObserver>>()) }
+    @Test func closureTable() { Self.exercise(ClosureTableMultiplexer<Targets<any TableObserver>>()) }
+    @Test func selectorDictionary() { Self.exercise(SelectorDictionaryMultiplexer<Targets<any TableObserver>>()) }
+
+    /// A class generic over the strategy, as an app writes one to try several: set as the delegate, it delivers
+    /// through every strategy's conformance to `TargetMultiplexing`.
+    @Test func genericOverTheStrategy() {
+        func deliver<Observers: TargetMultiplexing<any TableObserver>>(through _: Observers.Type) -> [String] {
+            let record = TableProbe.Record()
+            let probes = (0..<2).map { TableProbe($0, record) }
+            let delegate = GenericTableObservers<Observers>()
+            for probe in probes { delegate.observers.add(probe) }
+            let observer: any TableObserver = delegate
+            observer.tableView("g", willDisplay: 1, forRowAt: 2)
+            probes[0].height = 10
+            record.calls.append("\(observer.shouldHighlight(row: 0)),\(observer.height(forRow: 0) ?? 0)")
+            return record.calls
+        }
+        let expected = ["0:g,1,2", "1:g,1,2", "0:highlight", "1:highlight", "0:height", "true,10.0"]
+        #expect(deliver(through: ExistentialArrayMultiplexer<Targets<any TableObserver>>.self) == expected)
+        #expect(deliver(through: ClosureTableMultiplexer<Targets<any TableObserver>>.self) == expected)
+        #expect(deliver(through: SelectorDictionaryMultiplexer<Targets<any TableObserver>>.self) == expected)
+        #expect(deliver(through: WeakArrayMultiplexer<Targets<any TableObserver>>.self) == expected)
+        #expect(deliver(through: LifetimeBoundMultiplexer<Targets<any TableObserver>>.self) == expected)
+        #expect(deliver(through: ConcurrentMultiplexer<Targets<any TableObserver>>.self) == expected)
+    }
 
     /// The schema-free form has no selectors: forwarding its one key by name is refused, as an unknown selector is.
     @Test func forwardsNothingByName() throws {
@@ -85,8 +121,7 @@ struct SchemaFreeFormTests {
 
     /// Order, the three ways of combining answers, a fold, changes during a delivery and a target that lets go of
     /// itself inside its own callback.
-    static func exercise<M: Multiplexing & _TargetCalling>(_ multiplexer: M, holdsStrongly: Bool = true)
-    where M.Schema == Targets<any TableObserver> {
+    static func exercise<M: TargetMultiplexing<any TableObserver>>(_ multiplexer: M, holdsStrongly: Bool = true) {
         let record = TableProbe.Record()
         var kept: [TableProbe] = (0..<3).map { TableProbe($0, record) }
         for probe in kept { multiplexer.add(probe) }

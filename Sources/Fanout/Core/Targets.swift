@@ -30,13 +30,85 @@ public enum Targets<Target>: DelegateSchema {
     where Visitor.Schema == Targets {}
 }
 
-extension _TargetCalling {
+/// A schema with no messages of its own, whose one key every target responds to: ``Targets`` is the one to use.
+/// What makes every strategy a ``TargetMultiplexing`` of its targets; a client declares no conformance to it.
+public protocol SchemaFree: DelegateSchema {
+    /// The key under which a strategy calls every registered target.
+    static var everyTarget: Key { get }
+}
+
+extension Targets: SchemaFree {
+    @_alwaysEmitIntoClient
+    public static var everyTarget: Key { .every }
+}
+
+/// A multiplexer of a protocol's targets with no schema: registration and the four ways to send, for code generic
+/// over the strategy. Every strategy's class conforms when its schema is ``Targets``:
+///
+/// ```swift
+/// final class TableObservers<Observers: TargetMultiplexing<any TableObserver>>: TableObserver {
+///     let observers = Observers()
+///     func table(_ table: String, willDisplay cell: Int, forRowAt row: Int) {
+///         observers.forEach { $0.table(table, willDisplay: cell, forRowAt: row) }
+///     }
+/// }
+/// let delegate = TableObservers<WeakArrayMultiplexer<Targets<any TableObserver>>>()
+/// ```
+///
+/// Each strategy keeps its own guarantees (<doc:Strategies>): registration order, a change during a delivery seen by
+/// the next one, re-entrant sends, no target freed inside its own callback.
+public protocol TargetMultiplexing<Target>: AnyObject {
+    /// The type of a registered target, such as `any TableObserver`.
+    associatedtype Target
+
+    /// Creates a multiplexer with no targets.
+    init()
+
+    /// Registers `target`, held as the strategy holds targets; registering a registered target does nothing.
+    func add(_ target: Target)
+
+    /// Unregisters `target`; unregistering an unknown target does nothing. A delivery in flight still reaches it.
+    func remove(_ target: Target)
+
+    /// The number of registered targets (live ones, for the strategies that hold targets weakly).
+    var count: Int { get }
+
+    /// Calls `body` with every registered target, in registration order.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    func forEach(_ body: (Target) -> Void)
+
+    /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
+    /// `true`; `true` when there is none.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    func askAll(_ question: (Target) -> Bool) -> Bool
+
+    /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; `nil` when none does.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    func askUntilAnswered<Answer>(_ question: (Target) -> Answer?) -> Answer?
+
+    /// Combines the registered targets, in order, as `Sequence.reduce(_:_:)` does.
+    ///
+    /// - Complexity: O(*n*) in the targets.
+    func reduce<Result>(_ initialResult: Result, _ next: (Result, Target) -> Result) -> Result
+}
+
+extension ExistentialArrayMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+extension ClosureTableMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+extension SelectorDictionaryMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+extension WeakArrayMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+extension LifetimeBoundMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+extension ConcurrentMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
+
+extension _TargetCalling where Schema: SchemaFree {
     /// Calls `body` with every registered target, in registration order.
     ///
     /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
-    public func forEach<Target>(_ body: (Target) -> Void) where Schema == Targets<Target> {
-        Self._deliver(.every, in: .passUnretained(self), while: { _ in true }, invoking: body)
+    public func forEach(_ body: (Schema.Target) -> Void) {
+        Self._deliver(Schema.everyTarget, in: .passUnretained(self), while: { _ in true }, invoking: body)
     }
 
     /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
@@ -44,10 +116,10 @@ extension _TargetCalling {
     ///
     /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
-    public func askAll<Target>(_ question: (Target) -> Bool) -> Bool where Schema == Targets<Target> {
+    public func askAll(_ question: (Schema.Target) -> Bool) -> Bool {
         var answer = true
         Self._deliver(
-            .every, in: .passUnretained(self),
+            Schema.everyTarget, in: .passUnretained(self),
             while: { reply in
                 answer = answer && reply
                 return true
@@ -59,11 +131,10 @@ extension _TargetCalling {
     ///
     /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
-    public func askUntilAnswered<Target, Answer>(_ question: (Target) -> Answer?) -> Answer?
-    where Schema == Targets<Target> {
+    public func askUntilAnswered<Answer>(_ question: (Schema.Target) -> Answer?) -> Answer? {
         var answer: Answer?
         Self._deliver(
-            .every, in: .passUnretained(self),
+            Schema.everyTarget, in: .passUnretained(self),
             while: { reply in
                 answer = reply
                 return reply == nil
@@ -75,8 +146,7 @@ extension _TargetCalling {
     ///
     /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
-    public func reduce<Target, Result>(_ initialResult: Result, _ next: (Result, Target) -> Result) -> Result
-    where Schema == Targets<Target> {
+    public func reduce<Result>(_ initialResult: Result, _ next: (Result, Schema.Target) -> Result) -> Result {
         var result = initialResult
         forEach { result = next(result, $0) }
         return result
