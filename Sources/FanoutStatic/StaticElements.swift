@@ -158,7 +158,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
     @usableFromInline
     internal var storedLast: Last
     @usableFromInline
-    internal let messages: MessageSet<Schema.Key>
+    internal let messages: KeySet<Schema.Key>
     /// Whether `last` is a multiplexer, whose `responds(to:)` can change.
     @usableFromInline
     internal let isMultiplexer: Bool
@@ -174,7 +174,7 @@ public struct StaticPair<Prefix: StaticElements, Last: AnyObject>: StaticElement
         storedPrefix = prefix
         storedLast = last
         isMultiplexer = last is any Delivering
-        messages = isMultiplexer ? MessageSet { _ in true } : Schema.respondedMessages(of: target)
+        messages = isMultiplexer ? KeySet { _ in true } : Schema.respondedMessages(of: target)
         assert(MemoryLayout<Self>.offset(of: \Self.storedPrefix) == 0, "storedPrefix must be StaticPair's first field")
     }
 

@@ -73,8 +73,8 @@ extension DelegateSchema {
     ///
     /// - Complexity: O(*k*), where *k* is the number of message keys.
     @usableFromInline @_alwaysEmitIntoClient
-    package static func respondedMessages(of target: Target) -> MessageSet<Key> {
-        MessageSet { responds(target, to: $0) }
+    package static func respondedMessages(of target: Target) -> KeySet<Key> {
+        KeySet { responds(target, to: $0) }
     }
 
     /// The descriptor of the message whose selector is `selector`.

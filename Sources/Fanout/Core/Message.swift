@@ -34,7 +34,7 @@ public protocol MessageProtocol<Schema> {
 
 /// ``MessageProtocol/forwarder``'s type.
 @usableFromInline
-internal typealias MessageForwarder =
+internal typealias ForwarderBody =
     (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
 
 extension MessageProtocol {
@@ -94,7 +94,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         (
             _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
             _ selector: String
-        ) -> MessageForwarder
+        ) -> ForwarderBody
 
     /// `forward`'s whole delivery of this message: unpacks the arguments and calls the closures a closure strategy
     /// bound for it, boxing the answers; made where the types are concrete, so that it runs specialized code.
@@ -116,7 +116,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
             @escaping (
                 _ unpacker: @escaping (_ arguments: [Any], _ selector: String) throws -> Arguments,
                 _ selector: String
-            ) -> MessageForwarder
+            ) -> ForwarderBody
     ) {
         self.key = key
         self.body = body

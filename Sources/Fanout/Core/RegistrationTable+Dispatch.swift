@@ -11,7 +11,7 @@ extension RegistrationTable {
     static func forEachResponder(
         to key: Schema.Key, in entries: UnsafeBufferPointer<Entry>, _ call: (Int) -> Bool
     ) {
-        let sent = MessageSet(key)
+        let sent = KeySet(key)
         let count = entries.count
         var index = 0
         while true {

@@ -13,11 +13,11 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         @usableFromInline let id: ObjectIdentifier
         /// The messages the target responds to; cleared, in the buffers that dispatches in flight read, when the
         /// registration ends (``silenceEnded(where:)``).
-        @usableFromInline var messages: MessageSet<Schema.Key>
+        @usableFromInline var messages: KeySet<Schema.Key>
         @usableFromInline var value: Value  // `var` only to be lent in place (`lend`); written by `init` alone
 
         @usableFromInline @_alwaysEmitIntoClient
-        init(id: ObjectIdentifier, messages: MessageSet<Schema.Key>, value: Value) {
+        init(id: ObjectIdentifier, messages: KeySet<Schema.Key>, value: Value) {
             self.id = id
             self.messages = messages
             self.value = value
@@ -57,7 +57,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Appends a registration, in amortized O(*k*) for *k* messages; `false`, changing nothing, when `id` is
     /// registered already.
     @discardableResult
-    internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: MessageSet<Schema.Key>) -> Bool {
+    internal mutating func append(_ value: Value, id: ObjectIdentifier, messages: KeySet<Schema.Key>) -> Bool {
         guard members.insert(id).inserted else { return false }
         registrations.modify { $0.append(Entry(id: id, messages: messages, value: value)) }
         adjustCounts(for: messages, by: 1)
@@ -133,11 +133,11 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*n*) for each retired buffer.
     internal mutating func silenceEnded(where isEnded: (Entry) -> Bool) {
         registrations.updateRetiredInPlace { entry in
-            if isEnded(entry.pointee) { entry.pointee.messages = MessageSet(bits: 0) }
+            if isEnded(entry.pointee) { entry.pointee.messages = KeySet(bits: 0) }
         }
     }
 
-    private mutating func adjustCounts(for messages: MessageSet<Schema.Key>, by delta: Int) {
+    private mutating func adjustCounts(for messages: KeySet<Schema.Key>, by delta: Int) {
         // Over the set bits, which are the ordinals: `allCases` in unspecialized code costs a protocol call per key.
         var bits = messages.bits
         while bits != 0 {
@@ -160,7 +160,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     ///   already (see ``responses(of:id:addingTo:)``).
     internal static func newMember(
         _ target: Schema.Target, addingTo storage: AnyObject, isRegistered: (ObjectIdentifier) -> Bool
-    ) -> (id: ObjectIdentifier, messages: MessageSet<Schema.Key>)? {
+    ) -> (id: ObjectIdentifier, messages: KeySet<Schema.Key>)? {
         let id = Schema.identity(of: target)
         guard !isRegistered(id), let messages = responses(of: target, id: id, addingTo: storage) else { return nil }
         return (id, messages)
@@ -174,18 +174,18 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// - Complexity: O(*k*) for *k* messages, plus O(*d*) for the *d* adds in progress on this thread.
     internal static func responses(
         of target: Schema.Target, id: ObjectIdentifier, addingTo multiplexer: AnyObject
-    ) -> MessageSet<Schema.Key>? {
+    ) -> KeySet<Schema.Key>? {
         let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
         let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
         var frame = fanout_add_frame()
         // Returns the bits, a concrete type: a generic result would make `withUnsafeMutablePointer` ask the runtime
-        // for the metadata of `MessageSet<Schema.Key>?` at every add.
+        // for the metadata of `KeySet<Schema.Key>?` at every add.
         let bits: UInt64? = withUnsafeMutablePointer(to: &frame) { frame in
             guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
             defer { fanout_add_end(frame) }
             return Schema.respondedMessages(of: target).bits
         }
         guard let bits else { return nil }
-        return MessageSet(bits: bits)
+        return KeySet(bits: bits)
     }
 }

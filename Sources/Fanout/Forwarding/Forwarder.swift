@@ -1,8 +1,8 @@
 /// A message's forwarder, in an object so that `forward` can borrow it without retaining its closure's context.
 internal final class Forwarder {
-    private let body: MessageForwarder
+    private let body: ForwarderBody
 
-    init(_ body: @escaping MessageForwarder) { self.body = body }
+    init(_ body: @escaping ForwarderBody) { self.body = body }
 
     /// Calls the forwarder with `handlers` borrowed; returns the error it throws, if any.
     func forward(_ arguments: [Any], to handlers: Unmanaged<AnyClosureList>?, into answers: inout [Any?])

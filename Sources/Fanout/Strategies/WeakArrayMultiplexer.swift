@@ -91,7 +91,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
         invoking invoke: (Schema.Target) -> Result
     ) {
         storage.dispatch { entries in  // the buffer pinned, to the end
-            let sent = MessageSet(key)
+            let sent = KeySet(key)
             let count = entries.count
             var index = 0
             while index < count {

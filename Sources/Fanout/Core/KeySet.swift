@@ -2,7 +2,7 @@
 ///
 /// - Complexity: Every operation is O(1).
 @frozen @usableFromInline
-package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
+package struct KeySet<Key: MessageKey>: Hashable, Sendable {
     /// Bit *i* is set when the key with ordinal *i* is a member.
     @usableFromInline package var bits: UInt64
 
@@ -40,7 +40,7 @@ package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     /// Whether the set holds any member of `other`: with `other` made once before a loop over registrations, one
     /// `and` per registration, whether or not the key's ordinal is a constant.
     @usableFromInline @_alwaysEmitIntoClient
-    package func intersects(_ other: MessageSet) -> Bool {
+    package func intersects(_ other: KeySet) -> Bool {
         bits & other.bits != 0
     }
 
@@ -55,7 +55,7 @@ package struct MessageSet<Key: MessageKey>: Hashable, Sendable {
     @usableFromInline @_alwaysEmitIntoClient
     package static func bit(_ key: Key) -> UInt64 {
         let ordinal = key.caseIndex
-        precondition(ordinal >= 0 && ordinal < 64, "MessageSet holds at most 64 keys")
+        precondition(ordinal >= 0 && ordinal < 64, "KeySet holds at most 64 keys")
         return 1 &<< UInt64(ordinal)
     }
 }

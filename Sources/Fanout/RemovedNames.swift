@@ -1,0 +1,72 @@
+// The public names of 0.1.0 and of the guide before 0.2.0 that are gone, each kept as an unavailable (or deprecated)
+// declaration whose message is the line that replaces it, so that old glue fails to compile with its migration rather
+// than with "cannot find type". CHANGELOG.md, "Migrating from 0.1.0", lists them; Tests/CompileChecks/
+// GuideBefore020.swift checks the messages. None is part of the API: DocC leaves them out.
+
+/// Removed in 0.2.0.
+@available(
+    *, unavailable,
+    message: "each strategy is a class of its own since Fanout 0.2.0: write one conformance line per strategy you use, 'extension ExistentialArrayMultiplexer: P where Schema == S {}', and make one with 'ExistentialArrayMultiplexer<S>()'"
+)
+public typealias Multiplexer<Storage: Multiplexing> = ExistentialArrayMultiplexer<Storage.Schema>
+
+/// Removed in 0.2.0.
+@available(
+    *, unavailable, renamed: "Multiplexing",
+    message: "the storages are the multiplexers since Fanout 0.2.0: every strategy's class conforms to Multiplexing"
+)
+public typealias MultiplexerStorage = Multiplexing
+
+/// Removed in 0.2.0.
+@available(*, unavailable, renamed: "ExistentialArrayMultiplexer", message: "the storage is the multiplexer since 0.2.0")
+public typealias ExistentialArrayStorage<Schema: DelegateSchema> = ExistentialArrayMultiplexer<Schema>
+
+/// Removed in 0.2.0.
+@available(*, unavailable, renamed: "ClosureTableMultiplexer", message: "the storage is the multiplexer since 0.2.0")
+public typealias ClosureTableStorage<Schema: DelegateSchema> = ClosureTableMultiplexer<Schema>
+
+/// Removed in 0.2.0.
+@available(
+    *, unavailable, renamed: "SelectorDictionaryMultiplexer", message: "the storage is the multiplexer since 0.2.0"
+)
+public typealias SelectorDictionaryStorage<Schema: DelegateSchema> = SelectorDictionaryMultiplexer<Schema>
+
+/// Removed in 0.2.0.
+@available(*, unavailable, renamed: "WeakArrayMultiplexer", message: "the storage is the multiplexer since 0.2.0")
+public typealias WeakArrayStorage<Schema: DelegateSchema> = WeakArrayMultiplexer<Schema>
+
+/// Removed in 0.2.0.
+@available(*, unavailable, renamed: "LifetimeBoundMultiplexer", message: "the storage is the multiplexer since 0.2.0")
+public typealias LifetimeBoundStorage<Schema: DelegateSchema> = LifetimeBoundMultiplexer<Schema>
+
+/// Removed in 0.2.0.
+@available(*, unavailable, renamed: "ConcurrentMultiplexer", message: "the storage is the multiplexer since 0.2.0")
+public typealias ConcurrentStorage<Schema: DelegateSchema> = ConcurrentMultiplexer<Schema>
+
+/// Deprecated in 0.2.0: the type of ``MessageProtocol/forwarder``, spelled out.
+@available(
+    *, deprecated,
+    message: "no longer a public name since Fanout 0.2.0: write the function type, ([Any], AnyObject?, inout [Any?]) throws -> Void"
+)
+public typealias MessageForwarder = (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
+
+/// Removed in 0.2.0.
+@available(
+    *, unavailable,
+    message: "internal since Fanout 0.2.0: keep a Set<Key> of the keys a target responds to, or ask a multiplexer's responds(to:)"
+)
+public typealias MessageSet<Key: MessageKey> = Set<Key>
+
+/// Moved to the module `FanoutStatic` in 0.2.0; its own declaration there hides this one.
+@available(
+    *, unavailable,
+    message: "moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: \"FanoutStatic\", package: \"Fanout\") to the target's dependencies and 'import FanoutStatic'"
+)
+public typealias StaticComposition<Schema: DelegateSchema, Elements> = ConcurrentMultiplexer<Schema>
+
+/// Moved to the module `FanoutStatic` in 0.2.0; its own declaration there hides this one.
+@available(
+    *, unavailable,
+    message: "moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: \"FanoutStatic\", package: \"Fanout\") to the target's dependencies and 'import FanoutStatic'"
+)
+public typealias ComposedBehaviours = AnyObject
