@@ -4,6 +4,7 @@
 // GuideBefore020.swift checks the messages. None is part of the API: DocC leaves them out.
 
 /// Removed in 0.2.0.
+// swift-format-ignore
 @available(
     *, unavailable,
     message: "each strategy is a class of its own since Fanout 0.2.0: write one conformance line per strategy you use, 'extension ExistentialArrayMultiplexer: P where Schema == S {}', and make one with 'ExistentialArrayMultiplexer<S>()'"
@@ -18,6 +19,7 @@ public typealias Multiplexer<Storage: Multiplexing> = ExistentialArrayMultiplexe
 public typealias MultiplexerStorage = Multiplexing
 
 /// Removed in 0.2.0.
+// swift-format-ignore
 @available(*, unavailable, renamed: "ExistentialArrayMultiplexer", message: "the storage is the multiplexer since 0.2.0")
 public typealias ExistentialArrayStorage<Schema: DelegateSchema> = ExistentialArrayMultiplexer<Schema>
 
@@ -44,6 +46,7 @@ public typealias LifetimeBoundStorage<Schema: DelegateSchema> = LifetimeBoundMul
 public typealias ConcurrentStorage<Schema: DelegateSchema> = ConcurrentMultiplexer<Schema>
 
 /// Deprecated in 0.2.0: the type of ``MessageProtocol/forwarder``, spelled out.
+// swift-format-ignore
 @available(
     *, deprecated,
     message: "no longer a public name since Fanout 0.2.0: write the function type, ([Any], AnyObject?, inout [Any?]) throws -> Void"
@@ -51,6 +54,7 @@ public typealias ConcurrentStorage<Schema: DelegateSchema> = ConcurrentMultiplex
 public typealias MessageForwarder = (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void
 
 /// Removed in 0.2.0.
+// swift-format-ignore
 @available(
     *, unavailable,
     message: "internal since Fanout 0.2.0: keep a Set<Key> of the keys a target responds to, or ask a multiplexer's responds(to:)"
@@ -58,6 +62,7 @@ public typealias MessageForwarder = (_ arguments: [Any], _ handlers: AnyObject?,
 public typealias MessageSet<Key: MessageKey> = Set<Key>
 
 /// Moved to the module `FanoutStatic` in 0.2.0; its own declaration there hides this one.
+// swift-format-ignore
 @available(
     *, unavailable,
     message: "moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: \"FanoutStatic\", package: \"Fanout\") to the target's dependencies and 'import FanoutStatic'"
@@ -65,6 +70,7 @@ public typealias MessageSet<Key: MessageKey> = Set<Key>
 public typealias StaticComposition<Schema: DelegateSchema, Elements> = ConcurrentMultiplexer<Schema>
 
 /// Moved to the module `FanoutStatic` in 0.2.0; its own declaration there hides this one.
+// swift-format-ignore
 @available(
     *, unavailable,
     message: "moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: \"FanoutStatic\", package: \"Fanout\") to the target's dependencies and 'import FanoutStatic'"
