@@ -40,6 +40,85 @@ struct LifetimeBoundTests {
         expectDeliveries(log, .didScroll, [0])
     }
 
+    @Test("a target bound to two owners lives until the last of them is deallocated")
+    func boundToTwoOwners() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var cell: Screen? = Screen(), screen: Screen? = Screen()
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(0, log: log)
+            weakProbe = probe
+            multiplexer.add(probe, boundTo: cell!)
+            multiplexer.add(probe, boundTo: screen!)
+            multiplexer.add(probe, boundTo: screen!)  // the same owner again: nothing
+        }
+        #expect(multiplexer.count == 1, "one registration")
+        #expect(cell!.registrations.count == 1 && screen!.registrations.count == 1)
+        cell = nil
+        #expect(weakProbe != nil, "the screen still holds it")
+        dispatchDidScroll(through: multiplexer, scrollView)
+        expectDeliveries(log, .didScroll, [0])
+        screen = nil
+        #expect(weakProbe == nil, "the last owner's death ended the registration and released the target")
+        #expect(multiplexer.count == 0)
+    }
+
+    @Test("a target bound to two owners and removed leaves neither owner's bag holding its registration")
+    func removedFromTwoOwners() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
+        let cell = Screen(), screen = Screen()
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(0, log: Log())
+            weakProbe = probe
+            multiplexer.add(probe, boundTo: cell)
+            multiplexer.add(probe, boundTo: screen)
+            multiplexer.remove(probe)
+        }
+        #expect(weakProbe == nil)
+        #expect(cell.registrations.count == 0 && screen.registrations.count == 0)
+    }
+
+    @Test("add(_:boundTo:) of a target registered with add(_:) binds it to the owner, registered anew last")
+    func weaklyHeldThenBound() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()
+        var screen: Screen? = Screen()
+        let first = Probe(0, log: log)
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(1, log: log)
+            weakProbe = probe
+            multiplexer.add(probe)  // held weakly
+            multiplexer.add(first)
+            multiplexer.add(probe, boundTo: screen!)
+        }
+        #expect(weakProbe != nil, "bound to the screen, the target is kept alive")
+        #expect(multiplexer.count == 2)
+        dispatchDidScroll(through: multiplexer, scrollView)
+        expectDeliveries(log, .didScroll, [0, 1])
+        screen = nil
+        #expect(weakProbe == nil)
+        #expect(multiplexer.count == 1)
+    }
+
+    @Test("add(_:) of a target bound to an owner does nothing: it stays bound")
+    func boundThenAdded() {
+        let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>()
+        var screen: Screen? = Screen()
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe(0, log: Log())
+            weakProbe = probe
+            multiplexer.add(probe, boundTo: screen!)
+            multiplexer.add(probe)
+        }
+        #expect(weakProbe != nil)
+        #expect(multiplexer.count == 1)
+        screen = nil
+        #expect(weakProbe == nil)
+        #expect(multiplexer.count == 0)
+    }
+
     @Test("a target bound to an owner that is deallocated during a dispatch lives until the dispatch ends")
     func ownerDeallocatedDuringDispatch() {
         let multiplexer = LifetimeBoundMultiplexer<ScrollViewSchema>(), log = Log()

@@ -81,6 +81,12 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return removeEntry(at: index)
     }
 
+    /// The value of the registration of `id`, in O(*n*); `nil` when `id` is not registered.
+    internal func value(of id: ObjectIdentifier) -> Value? {
+        guard members.contains(id), let index = index(of: id) else { return nil }
+        return registrations.elements[index].value
+    }
+
     @inline(__always)
     private func index(of id: ObjectIdentifier) -> Int? {
         // Read in place: `firstIndex(where:)`, unspecialized here, would copy each entry, a retain and a release.

@@ -45,7 +45,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     public init() {}
 
     /// Registers `target` without keeping it alive: bound to its lifetime if it is a ``RegistrationHolder``,
-    /// weakly otherwise. Registering a live registered target again does nothing.
+    /// weakly otherwise. Registering a live registered target again does nothing, even one bound to an owner.
     ///
     /// - Complexity: Amortized O(*k*); O(*n*) when the target's address is already registered, to tell a live
     ///   duplicate from a dead weakly held target whose memory a new object reuses.
@@ -57,8 +57,9 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         }
     }
 
-    /// Registers `target` strongly until `owner` is deallocated (or `target` is removed). Registering a live
-    /// registered target again does nothing.
+    /// Registers `target` strongly until `owner` is deallocated (or `target` is removed). A target bound to an owner
+    /// already is bound to this one too, and held until the last of its owners goes; one registered with ``add(_:)``
+    /// is registered anew, bound to `owner`, at the end of the order.
     ///
     /// - Parameters:
     ///   - target: The behaviour; the multiplexer keeps it alive.
@@ -96,16 +97,25 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         defer { confinement.end() }
         let id = Schema.identity(of: target)
         // A lookup first, so that a new target, the common case, costs no mutating access.
-        if table.contains(id), table.remove(id, if: { $0.isDeadWeakReference }) != nil { weaklyHeld -= 1 }
+        if table.contains(id) {
+            if let dead = table.remove(id, if: { $0.isDeadWeakReference }) {
+                weaklyHeld -= 1
+                _ = consume dead  // a weak registration owns no target: nothing it frees runs user code
+            } else if hold == .strong, let bag, let registration = table.value(of: id)?.registration {
+                // Registered and alive: bound to one more owner, or, registered with `add(_:)`, replaced by a
+                // registration bound to the owner (`add(_:boundTo:)`'s rules).
+                if registration.hold == .strong {
+                    if !registration.isOwned(by: bag) { bind(registration, to: bag, id: id) }
+                    return
+                }
+                _ = removeNow(id)  // a registration of `add(_:)` owns no target: nothing it frees runs user code
+            }
+        }
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
         else { return }
         let registration = LifetimeRegistration(target, hold: hold)
         if let bag {
-            registration.bag = bag
-            bag.insert(ObjectIdentifier(registration)) { [weak self, weak registration] in
-                guard let registration, registration.isActive else { return }
-                self?.end(registration, id: id)
-            }
+            bind(registration, to: bag, id: id)
         } else {
             weaklyHeld += 1
         }
@@ -113,18 +123,28 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
     }
 
+    /// Makes `bag`'s deallocation end `registration`, the registration of `id`, once its other bags are gone too.
+    private func bind(_ registration: LifetimeRegistration<Schema>, to bag: RegistrationBag, id: ObjectIdentifier) {
+        registration.addOwner(bag) { [weak self, weak registration] in
+            guard let registration, registration.isActive, registration.ownerEnded() else { return }
+            self?.end(registration, id: id)
+        }
+    }
+
     /// Unregisters `target`. A dispatch in flight still delivers to it; its bag keeps what ends it until no
     /// dispatch holds the registration, so that the target's death is still noticed meanwhile.
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        announcingChanges {
-            confinement.run(self) {
-                guard let entry = table.remove(Schema.identity(of: target)) else { return }
-                if entry.value.hold == .weak { weaklyHeld -= 1 }
-                if entry.value.hold == .retainedPerCall { selfBound -= 1 }
-            }
-        }
+        announcingChanges { confinement.run(self) { _ = removeNow(Schema.identity(of: target)) } }
+    }
+
+    /// Removes the registration of `id`, if any, and returns it for the caller to release once its access ends.
+    private func removeNow(_ id: ObjectIdentifier) -> Table.Entry? {
+        guard let entry = table.remove(id) else { return nil }
+        if entry.value.hold == .weak { weaklyHeld -= 1 }
+        if entry.value.hold == .retainedPerCall { selfBound -= 1 }
+        return entry
     }
 
     /// Ends a registration whose bag, its holder's or its owner's, is being deallocated.

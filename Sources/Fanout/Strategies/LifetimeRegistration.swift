@@ -109,8 +109,19 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
     /// Read on every delivery; written only by the same thread when the target dies: no exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
-    /// The bag whose deallocation ends the registration, if any.
+    /// The bag whose deallocation ends the registration, if any: the holder's own for a holder bound to itself, the
+    /// first owner's for a target bound to owners. Weak, so that a bag being deallocated reads `nil` here.
     weak var bag: RegistrationBag?
+
+    /// The bags of the owners a target was bound to after the first (``LifetimeBoundMultiplexer/add(_:boundTo:)``):
+    /// the registration ends when the last of ``bag`` and these goes. Allocated when there is one, and a pointer, not
+    /// an array, so that a registration with one owner or none pays nothing for them, not even a release.
+    private var otherOwners: UnsafeMutablePointer<[Owner]>?
+
+    /// One bag of ``otherOwners``.
+    private struct Owner {
+        weak var bag: RegistrationBag?
+    }
 
     #if DEBUG
         /// Calls to an `unretained` target on the stack, counted up and back down by nested dispatches, so that a
@@ -144,14 +155,45 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         }
     }
 
-    /// Stops delivery to this registration: its bag is being deallocated.
+    /// Whether `bag` is one of the bags whose deallocation ends the registration.
+    func isOwned(by bag: RegistrationBag) -> Bool {
+        self.bag === bag || otherOwners?.pointee.contains { $0.bag === bag } == true
+    }
+
+    /// Makes `bag` one more bag whose deallocation ends the registration, once the last of them goes; `end` runs
+    /// when it is deallocated.
+    func addOwner(_ bag: RegistrationBag, endedBy end: __owned @escaping () -> Void) {
+        if self.bag == nil {
+            self.bag = bag
+        } else if let otherOwners {
+            otherOwners.pointee.append(Owner(bag: bag))
+        } else {
+            otherOwners = .allocate(capacity: 1)
+            otherOwners!.initialize(to: [Owner(bag: bag)])
+        }
+        bag.insert(ObjectIdentifier(self), endedBy: end)
+    }
+
+    /// An owner's bag is being deallocated: forgets it, and answers whether it was the last.
+    func ownerEnded() -> Bool {
+        guard let otherOwners else { return true }
+        otherOwners.pointee.removeAll { $0.bag == nil }
+        return bag == nil && otherOwners.pointee.isEmpty
+    }
+
+    /// Stops delivery to this registration: its last bag is being deallocated.
     func deactivate() {
         isActive = false
     }
 
     deinit {
-        // No list or dispatch holds the registration any more: its bag need not end it.
+        // No list or dispatch holds the registration any more: its bags need not end it.
         bag?.remove(ObjectIdentifier(self))
+        if let otherOwners {
+            for owner in otherOwners.pointee { owner.bag?.remove(ObjectIdentifier(self)) }
+            otherOwners.deinitialize(count: 1)
+            otherOwners.deallocate()
+        }
         // An owned target is released; a reference that was given back is not.
         if hold == .strong { stored.deinitialize(count: 1) }
         stored.deallocate()
