@@ -11,7 +11,7 @@ func fail(_ message: String, showUsage: Bool) -> Never {
 }
 
 func note(_ text: String) {
-    FileHandle.standardError.write(Data("\(text)\n".utf8))
+    writeNote(text)
 }
 
 let options: BenchOptions
@@ -106,8 +106,11 @@ case .run:
     let metadata = RunMetadata.current()
     var measured: [String: ResultRow] = [:]
     let (full, brief) = (Runner(configuration: configuration), Runner(configuration: briefConfiguration(options)))
-    for row in reporter.run(cases.filter { !isRepeated($0.id) }, runner: full, metadata: metadata)
-        + reporter.run(cases.filter { isRepeated($0.id) }, runner: brief, metadata: metadata)
+    let (timed, repeated) = (cases.filter { !isRepeated($0.id) }, cases.filter { isRepeated($0.id) })
+    for row in reporter.run(timed, runner: full, metadata: metadata)
+        + reporter.run(
+            repeated, runner: brief, title: "measuring \(repeated.count) repeated cases once, for their counts",
+            metadata: metadata)
     {
         measured[row.name] = row
     }
@@ -214,12 +217,14 @@ func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [Resul
                 + " \(repeated.count - published.count) dispatch cases in \(others) each")
     }
     let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
+    let progress = PhaseProgress("fresh processes", total: processes, enabled: options.showsProgress)
     let outcome = ProcessRepeats.measure(
         rows: rows, repeated: repeated, processes: processes, executable: Subprocess.currentExecutable,
         arguments: arguments
     ) { seed in
-        if options.showsProgress { note("  process \(seed) of \(processes)") }
+        progress.update(fraction: Double(seed - 1) / Double(processes), done: seed - 1)
     }
+    progress.finish("fresh processes: \(processes) in \(PhaseProgress.duration(progress.elapsed))")
     for failure in outcome.failures { note("warning: \(failure)") }
     if !outcome.placementsFixed {
         note(

@@ -144,6 +144,12 @@ struct PrintingACSVTests {
 /// Runs the `bench` executable that `swift build` put beside this test bundle,
 /// with `environment` added to this process's.
 func runBench(_ arguments: [String], environment: [String: String] = [:], in workingDirectory: String? = nil) throws -> SubprocessResult {
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    return Subprocess.run(try benchExecutable(), arguments, environment: merged, currentDirectory: workingDirectory)
+}
+
+/// The path of the `bench` executable that `swift build` put beside this test bundle.
+func benchExecutable() throws -> String {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("bench")
     while !FileManager.default.isExecutableFile(atPath: executable.path), directory.path != "/" {
@@ -151,8 +157,7 @@ func runBench(_ arguments: [String], environment: [String: String] = [:], in wor
         executable = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("bench")
         if executable.path == "/bench" { break }
     }
-    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    return Subprocess.run(executable.path, arguments, environment: merged, currentDirectory: workingDirectory)
+    return executable.path
 }
 
 /// Writes a temporary file and returns its path; the caller removes it.
