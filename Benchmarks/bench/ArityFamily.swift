@@ -44,6 +44,28 @@ enum ArityFamily: BenchmarkFamily {
         }
     }
 
+    /// The schema-free form against the schema form: each strategy's range over the messages and widths measured.
+    static func summary(of rows: [ResultRow], selection: Selection) -> [String] {
+        let byID = rows.byID("arity")
+        let ratios = schemaFreeStrategies.compactMap { contender -> String? in
+            let values = byID.values.compactMap { row -> Double? in
+                guard row.strategy == contender.name + schemaFreeSuffix else { return nil }
+                let schemaForm = CaseID(
+                    benchmark: "arity", strategy: contender.name, message: row.message, width: row.width,
+                    responders: row.responders)
+                return byID[schemaForm].map { row.nanosecondsPerDelivery / $0.nanosecondsPerDelivery }
+            }
+            guard let low = values.min(), let high = values.max() else { return nil }
+            return "\(contender.name) \(Report.fixed(low, decimals: 2))–\(Report.fixed(high, decimals: 2))"
+        }
+        guard !ratios.isEmpty else { return [] }
+        let widths = Array(Set(byID.keys.map(\.width))).sorted().map(String.init).joined(separator: ", ")
+        return [
+            "schema-free form ÷ schema form (Targets<any P> through TargetMultiplexing, ns per delivery, widths \(widths), "
+                + "\(messages.count) messages): " + ratios.joined(separator: ", ")
+        ]
+    }
+
     /// `arity/<strategy>[SchemaFree]/<message>/<width>/<width>`.
     static func arityCase(_ contender: Contender, _ message: String, width: Int, schemaFree: Bool = false)
         -> BenchmarkCase

@@ -1,30 +1,54 @@
 import Foundation
 import FanoutMicrobench
 
-/// The README's "Which strategy should I use?" table, printed by `bench guide [FILE]` from a results CSV: a row per
-/// need with the strategy that meets it, its cost at widths 1 and 4 (the widths screens have, when the run has them)
-/// and at the headline width, each against the C floor (`cFunctionPointer`) with the same targets, the cold figure
-/// with its cache lines, and the caveat; then claims on one delegate, forwarding, cold caches, real work and
-/// threads, each with its number. Every figure is `didScroll`'s median ns per delivery.
+/// "Which strategy should I use?", from a results CSV: the README's table, one figure per cell (``briefLines(width:)``,
+/// `bench guide [FILE]`), and the results page's, a row per need with the strategy that meets it, its cost at widths 1
+/// and 4 (the widths screens have, when the run has them) and at the headline width, each against the C floor
+/// (`cFunctionPointer`) with the same targets, the cold figure with its cache lines, and the caveat; then claims on
+/// one delegate, forwarding, cold caches, real work and threads, each with its number (``lines(width:)``, on the page
+/// `bench page` prints). Every figure is `didScroll`'s ns per delivery.
 struct DecisionGuide {
     /// A row the table needs is not in the CSV.
     struct Missing: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// need, strategy, responders divisor (1: all respond; 16: one in sixteen), caveat
-    static let needs: [(need: String, strategy: String, divisor: Int, caveat: String)] = [
-        ("Targets you own, one thread: the default", "existentialArray", 1,
-         "Holds targets strongly until removed; visits every target for every message."),
-        ("Many targets, few implement each message", "closureTable", 16,
-         "`add` costs more (an entry in each implemented message's list) and each target takes more memory."),
-        ("Messages named at run time (`forward`)", "selectorDictionary", 1,
-         "Typed dispatch costs as `closureTable`; `forward` boxes its arguments."),
-        ("Must not keep targets alive, any target type", "weakArray", 1,
-         "A weak load per target per message: the slowest strategy."),
-        ("Behaviours that end with their screen", "lifetimeBoundToOwner", 1,
-         "`add(_:boundTo: owner)`; `add(_:)` is weak and retains each holder per call."),
-        ("Messages sent from several threads", "concurrent", 1, "Targets must be safe to call concurrently."),
+    /// One need: the contender that meets it and its multiplexer's name, the responders divisor of the full table's
+    /// headline column (1: all respond; 16: one in sixteen), the full caveat and the README's short one.
+    struct Need {
+        var need: String
+        var strategy: String
+        var type: String
+        var divisor: Int
+        var caveat: String
+        var brief: String
+    }
+
+    static let needs: [Need] = [
+        Need(need: "Targets you own, one thread: the default", strategy: "existentialArray",
+             type: "ExistentialArrayMultiplexer", divisor: 1,
+             caveat: "Holds targets strongly until removed; visits every target for every message.",
+             brief: "Holds each target until it is removed."),
+        Need(need: "Many targets, few implement each message", strategy: "closureTable",
+             type: "ClosureTableMultiplexer", divisor: 16,
+             caveat: "`add` costs more (an entry in each implemented message's list) and each target takes more memory.",
+             brief: "Calls only the targets that implement the message; `add` costs more."),
+        Need(need: "Messages named at run time (`forward`)", strategy: "selectorDictionary",
+             type: "SelectorDictionaryMultiplexer", divisor: 1,
+             caveat: "Typed dispatch costs as `closureTable`; `forward` boxes its arguments.",
+             brief: "`forward(_:arguments:)` boxes its arguments."),
+        Need(need: "Must not keep targets alive, any target type", strategy: "weakArray",
+             type: "WeakArrayMultiplexer", divisor: 1,
+             caveat: "A weak load per target per message: the slowest strategy.",
+             brief: "A weak load per target per message: the slowest."),
+        Need(need: "Behaviours that end with their screen", strategy: "lifetimeBoundToOwner",
+             type: "LifetimeBoundMultiplexer", divisor: 1,
+             caveat: "`add(_:boundTo: owner)`; `add(_:)` is weak and retains each holder per call.",
+             brief: "`add(_:boundTo:)` an owner; `add(_:)` retains per call."),
+        Need(need: "Messages sent from several threads", strategy: "concurrent",
+             type: "ConcurrentMultiplexer", divisor: 1,
+             caveat: "Targets must be safe to call concurrently.",
+             brief: "Targets must be safe to call from any thread."),
     ]
 
     let rows: [CaseID: ResultRow]
@@ -74,18 +98,19 @@ struct DecisionGuide {
         lines.append("| need | strategy | " + small.map { "width \($0) | " }.joined()
             + "width \(width): warm · cold (lines) | caveat |")
         lines.append("|---|---|" + String(repeating: "---|", count: small.count) + "---|---|")
-        for (need, strategy, divisor, caveat) in Self.needs {
-            let responders = width / divisor
+        for need in Self.needs {
+            let (strategy, caveat) = (need.strategy, need.caveat)
+            let responders = width / need.divisor
             let name = strategy.hasPrefix("lifetimeBound") ? "lifetimeBound" : strategy
             var coldText = ""
             if let cold = row("cold", name, width, responders) {
                 coldText = " · \(Self.format(ns(cold), 0))"
                 if let lines = cold.cacheMissesPerDelivery { coldText += " (\(Self.format(lines, 1)) lines)" }
             }
-            let sparse = divisor > 1 ? ", \(responders) of \(width) respond" : ""
+            let sparse = need.divisor > 1 ? ", \(responders) of \(width) respond" : ""
             var cells = ""
             for w in small { cells += try warm(strategy, w, w) + ") | " }
-            lines.append("| \(need) | `\(name)` | " + cells + (try warm(strategy, width, responders)) + "\(sparse))\(coldText) | \(caveat) |")
+            lines.append("| \(need.need) | `\(name)` | " + cells + (try warm(strategy, width, responders)) + "\(sparse))\(coldText) | \(caveat) |")
         }
         if let direct = row("dispatch", "staticCompositionDirect", 16, 16),
            let asDelegate = row("dispatch", "staticComposition", 16, 16) {
@@ -141,9 +166,40 @@ struct DecisionGuide {
         lines += ["", "(didScroll, ns per delivery, medians, × the C floor with the same targets; at widths 1 and 4"
             + " every target responds; the C floor is"
             + " `cFunctionPointer`, \(Self.format(ns(cFloor), 1)) ns per delivery at width \(width): a C loop over"
-            + " (context, function pointer) pairs;" + processNote + " printed by `swift run -c release bench guide \(file)` from the run at"
+            + " (context, function pointer) pairs;" + processNote + " printed by `swift run -c release bench page \(file)` from the run at"
             + " \(commits.joined(separator: ", ")) on \(cpus.joined(separator: ", ")))"]
         return lines
+    }
+
+    /// The README's table: one figure per cell, `didScroll` at `width` (4, the widths screens have), every target
+    /// responding; each need's multiplexer, its ns per delivery, that over the C floor's, and the short caveat.
+    func briefLines(width: Int) throws(Missing) -> [String] {
+        let floor = try required("dispatch", "cFunctionPointer", width, width).nanosecondsPerDelivery
+        var lines = ["| need | multiplexer | ns per delivery | × a C loop | caveat |", "|---|---|--:|--:|---|"]
+        func cells(_ measured: ResultRow) -> String {
+            let ns = measured.nanosecondsPerDelivery
+            return "\(Self.format(ns, ns < 1 ? 2 : 1)) | \(Self.format(ns / floor, ns / floor < 1 ? 2 : 1))×"
+        }
+        for need in Self.needs {
+            let measured = try required("dispatch", need.strategy, width, width)
+            lines.append("| \(need.need) | `\(need.type)` | \(cells(measured)) | \(need.brief) |")
+        }
+        if let composed = row("dispatch", "staticComposition", width, width) {
+            lines.append("| Behaviours fixed where the screen is built | `StaticComposition` | \(cells(composed))"
+                + " | `import FanoutStatic`; as a delegate, held in a type of your own. |")
+        }
+        let processes = rows.values.compactMap(\.processes).max().map { $0 > 1 ? ", the mean of \($0) fresh processes" : "" }
+        lines += ["", "ns per delivery of `didScroll` to \(width) targets, all responding\(processes ?? "")."
+            + " × a C loop: against C code calling the same targets through function pointers."
+            + " \(cpus.joined(separator: ", ")), commit \(commits.map { String($0.prefix(7)) }.joined(separator: ", ")):"
+            + " `swift run -c release bench guide`."]
+        return lines
+    }
+
+    /// The width the README's table shows: 4 (the widths screens have) when the run has it, else the smallest.
+    static func briefWidth(of rows: [ResultRow]) -> Int? {
+        let widths = Set(rows.filter { $0.benchmark == "dispatch" && $0.strategy == "cFunctionPointer" && $0.width == $0.responders }.map(\.width))
+        return widths.contains(4) ? 4 : widths.min()
     }
 
     /// A published figure, with its spread over processes when several measured it (± half the range of the

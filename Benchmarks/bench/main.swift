@@ -1,7 +1,7 @@
 import Foundation
 import FanoutMicrobench
 
-// `swift run -c release bench [run|list|check|baseline|platform] [options]`, `bench summary|guide [FILE]`: see
+// `swift run -c release bench [run|list|check|baseline|platform] [options]`, `bench summary|guide|page [FILE]`: see
 // BenchOptions.usage.
 
 func fail(_ message: String, showUsage: Bool) -> Never {
@@ -39,7 +39,7 @@ case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter))
 case .cacheMisses:
     CacheMissPass().run(selection.cases().filter(ColdFamily.countsCacheMisses))
-case .summary, .guide:
+case .summary, .guide, .page:
     let path = options.input ?? "Results/results.csv"
     let rows: [ResultRow]
     do {
@@ -50,24 +50,31 @@ case .summary, .guide:
         fail("\(path): \(error.localizedDescription)", showUsage: false)
     }
     guard !rows.isEmpty else { fail("\(path): no rows", showUsage: false) }
-    if options.subcommand == .summary {
-        var fileOptions = options
-        fileOptions.widths = Array(Set(rows.map(\.width))).sorted()
-        let fileSelection: Selection
-        do { fileSelection = try Selection(fileOptions) } catch { fail(error.message, showUsage: false) }
-        let summary = RunSummary(
-            rows: rows, selection: fileSelection, seconds: nil, csvPath: path, chartsPath: ChartSpec.manifestPath(forCSV: path))
-        print(summary.lines.joined(separator: "\n"))
-    } else {
-        guard let width = DecisionGuide.headlineWidth(of: rows) else {
-            fail("\(path): no dispatch rows with every target responding at a width of 16 or more", showUsage: false)
+    var fileOptions = options
+    fileOptions.widths = Array(Set(rows.map(\.width))).sorted()
+    let fileSelection: Selection
+    do { fileSelection = try Selection(fileOptions) } catch { fail(error.message, showUsage: false) }
+    let summary = RunSummary(
+        rows: rows, selection: fileSelection, seconds: nil, csvPath: path, chartsPath: ChartSpec.manifestPath(forCSV: path))
+    do {
+        switch options.subcommand {
+        case .summary:
+            print(summary.lines.joined(separator: "\n"))
+        case .guide:
+            guard let width = DecisionGuide.briefWidth(of: rows) else {
+                fail("\(path): no dispatch rows of the C floor (cFunctionPointer) with every target responding", showUsage: false)
+            }
+            print(try DecisionGuide(rows: rows, file: path).briefLines(width: width).joined(separator: "\n"))
+        default:
+            let clientCost = try ResultsPage.readClientCost(ResultsPage.clientCostPath(besideCSV: path))
+            let page = ResultsPage(rows: rows, file: path, summary: summary.lines, clientCost: clientCost)
+            print(try page.lines().joined(separator: "\n"))
         }
-        do {
-            print(try DecisionGuide(rows: rows, file: path).lines(width: width).joined(separator: "\n"))
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-            exit(1)
-        }
+    } catch let error as ResultsPage.Malformed {
+        fail(error.description, showUsage: false)
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
     }
 case .repeatProcess:
     // A fresh process of `repeatInFreshProcesses(of:in:)`: its share of the repeated cases in the order the seed

@@ -16,8 +16,10 @@ public struct BenchOptions: Equatable, Sendable {
         case platform
         /// Print the one-screen summary of a results CSV (``BenchOptions/input``).
         case summary
-        /// Print the decision guide of a results CSV, as Markdown (``BenchOptions/input``).
+        /// Print the README's decision table of a results CSV, as Markdown (``BenchOptions/input``).
         case guide
+        /// Print the results page of a results CSV, as Markdown (``BenchOptions/input``): `Results/README.md`.
+        case page
         /// Internal: the gate's instruction pass, run under callgrind by `check`.
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
@@ -38,7 +40,7 @@ public struct BenchOptions: Equatable, Sendable {
     }
 
     public var subcommand: Subcommand = .run
-    /// The results CSV `summary` and `guide` read (default Results/results.csv).
+    /// The results CSV `summary`, `guide` and `page` read (default Results/results.csv).
     public var input: String?
     /// A regular expression matched against case names (`benchmark/strategy/message/width/responders`).
     public var filter: String?
@@ -94,7 +96,7 @@ public struct BenchOptions: Equatable, Sendable {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-") else {
-                if sawSubcommand, [.summary, .guide].contains(options.subcommand), options.input == nil {
+                if sawSubcommand, [.summary, .guide, .page].contains(options.subcommand), options.input == nil {
                     options.input = argument
                     continue
                 }
@@ -102,7 +104,7 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError(
                         sawSubcommand
                             ? "unexpected argument '\(argument)'"
-                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide)"
+                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide, page)"
                     )
                 }
                 options.subcommand = subcommand
@@ -193,7 +195,7 @@ public struct BenchOptions: Equatable, Sendable {
             let subcommand = options.subcommand.rawValue
             throw UsageError("'--seed' is for the processes a run starts, not for 'bench \(subcommand)'")
         }
-        if [.summary, .guide].contains(options.subcommand) {
+        if [.summary, .guide, .page].contains(options.subcommand) {
             // They print a file: a selection or a run's option would be ignored, so it is refused.
             var bare = BenchOptions()
             bare.subcommand = options.subcommand
@@ -219,7 +221,7 @@ public struct BenchOptions: Equatable, Sendable {
     /// The help text.
     public static let usage = """
         USAGE: bench [run|list|check|baseline|platform] [options]
-               bench summary|guide [FILE]
+               bench summary|guide|page [FILE]
 
         SUBCOMMANDS:
           run (default)           Measure every selected case; print a one-screen summary; write the CSV and
@@ -234,8 +236,10 @@ public struct BenchOptions: Equatable, Sendable {
           platform                Print this platform's name (<os>-<arch>-<swift version>) and its baseline's path.
           summary [FILE]          Print the one-screen summary of a results CSV (default Results/results.csv), as a
                                   run prints it.
-          guide [FILE]            Print the decision guide of a results CSV as Markdown (the README's table): each
-                                  need's strategy at widths 1, 4 and the width nearest 64, against the C floor.
+          guide [FILE]            Print the README's decision table of a results CSV as Markdown: each need's
+                                  multiplexer at width 4, against the C floor.
+          page [FILE]             Print the results page of a results CSV as Markdown (Results/README.md): the
+                                  decision guide in full, the summary, what a client pays, the charts.
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).

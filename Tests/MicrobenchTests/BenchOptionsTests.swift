@@ -107,10 +107,35 @@ struct PrintingACSVTests {
         let printed = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let readme = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(readme.firstIndex { $0.hasPrefix("| need | strategy |") })
+        let start = try #require(readme.firstIndex { $0.hasPrefix("| need | multiplexer |") })
         let block = Array(readme[start..<min(start + printed.count - 1, readme.count)])
         #expect(block == Array(printed.dropLast()), "\(page)'s table is not what `bench guide` prints: reprint it")
-        #expect(printed.contains { $0.hasPrefix("| need | strategy | width 1 | width 4 | width 64") })
+        #expect(printed.contains { $0.hasPrefix("| need | multiplexer | ns per delivery | × a C loop | caveat |") })
+    }
+
+    @Test("the results page is what bench page prints from the committed run and its client cost")
+    func resultsPageIsBenchPage() throws {
+        let result = try runBench(["page", "Results/results.csv"], in: packageRoot)
+        #expect(result.status == 0, "\(result.standardError)")
+        let page = try String(contentsOfFile: packageRoot + "/Results/README.md", encoding: .utf8)
+        #expect(page == result.standardOutput, "Results/README.md is not what `bench page` prints: reprint it")
+        for figure in ["| `existentialArray` |", "## What a client pays", "| hand-written |", "cFunctionPointer"] {
+            #expect(page.contains(figure), "the results page lacks \(figure)")
+        }
+    }
+
+    @Test("a client cost that cannot be read is refused with its file and line")
+    func malformedClientCost() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(atPath: Self.committed, toPath: folder.appendingPathComponent("results.csv").path)
+        let cost = folder.appendingPathComponent("client-cost.csv").path
+        try "client,messages,build_seconds,stripped_bytes,bytes_per_message_added,repeats,cpu,commit,date\nhand-written,8\n"
+            .write(toFile: cost, atomically: true, encoding: .utf8)
+        let result = try runBench(["page", folder.appendingPathComponent("results.csv").path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("\(cost):2: 2 cells, the header has 9"), "\(result.standardError)")
     }
 
     @Test("bench summary prints one screen, at the widths screens have and the headline width")

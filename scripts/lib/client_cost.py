@@ -7,12 +7,14 @@ over `[any P]`; a Fanout client uses the glue `Documentation/ReusingForYourProto
 descriptor, its line in `visitMessages`, a method) and one conformance line per strategy it uses, depending on this
 checkout by path. Each client is built N = --messages and N = 2 × --messages to give the cost per message added.
 
-    scripts/client-cost [--messages 8] [--repeats 3] [--strategies existentialArray] [--work DIR]
+    scripts/client-cost [--messages 8] [--repeats 3] [--strategies existentialArray] [--work DIR] [--output CSV]
 
 Prints, per client: the median clean release build time over --repeats builds (the package's .build removed before
 each), the stripped executable's size, and what Fanout adds over the hand-written client; then the size per message
-added. The clients are written under the work folder (default .build-client-cost/). Exit 0 when measured; 2 on a bad
-argument or a build that fails.
+added. The clients are written under the work folder (default .build-client-cost/). With --output, the same figures
+also go to a CSV, written atomically, with the CPU, commit and date: `--output Results/client-cost.csv` records the
+committed figures that the results page (`bench page`) shows. Exit 0 when measured; 2 on a bad argument or a build
+that fails.
 """
 import argparse
 import os
@@ -22,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import results_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STRATEGIES = ["existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound", "concurrent"]
@@ -38,6 +42,7 @@ def parse_arguments(argv):
                         help="the strategies measured one per client, comma-separated (default existentialArray); "
                              "a client with all six is always measured")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build-client-cost"), help="work folder")
+    parser.add_argument("--output", help="also write the figures to this CSV")
     arguments = parser.parse_args(argv)
     if not 1 <= arguments.messages <= 32:
         parser.error("--messages must be between 1 and 32")
@@ -238,6 +243,15 @@ def main(argv):
         over = "" if label == "hand-written" else f"{(size - hand_size) / 1024:15.0f}"
         factor = "" if label == "hand-written" else f"{seconds / hand_time:8.1f}"
         print(f"{label:20} {seconds:8.1f} {size / 1024:8.0f} {over:>15} {factor:>8} {added:21.1f}")
+    if arguments.output:
+        date = time.strftime("%Y-%m-%d", time.gmtime())
+        rows = [{"client": label, "messages": count, "build_seconds": f"{results[(label, count)][0]:.2f}",
+                 "stripped_bytes": results[(label, count)][1],
+                 "bytes_per_message_added": f"{(results[(label, 2 * count)][1] - results[(label, count)][1]) / count:.0f}",
+                 "repeats": arguments.repeats, "cpu": cpu, "commit": commit.stdout.strip() or "unknown", "date": date}
+                for label, _ in clients]
+        results_csv.write_atomically(arguments.output, list(rows[0]), rows)
+        print(f"wrote {arguments.output}", file=sys.stderr)
     return 0
 
 

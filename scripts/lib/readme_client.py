@@ -1,5 +1,5 @@
-"""Builds the README's first Swift code block, verbatim, as a client package of this checkout and runs it: what
-`scripts/readme-client` does.
+"""Builds the README's example (its first Swift code block that imports Fanout), verbatim, as a client package of
+this checkout and runs it: what `scripts/readme-client` does.
 
     scripts/readme-client [--readme README.md] [--work DIR]
 
@@ -25,14 +25,17 @@ def parse_arguments(argv):
 
 
 def blocks(path):
-    """The README's first ```swift block and the first ```text block after it: (line, text) each."""
+    """The README's first ```swift block that imports Fanout and the first ```text block after it: (line, text)
+    each."""
     with open(path) as file:
         lines = file.read().splitlines()
     found, inside, start = [], None, 0
     for number, line in enumerate(lines, 1):
         if inside is not None:
             if line.startswith("```"):
-                found.append((start, inside[1], "\n".join(inside[0]) + "\n"))
+                # A Swift block that does not import Fanout (the install lines of Package.swift) is not the example.
+                if inside[1] != "swift" or "import Fanout" in inside[0]:
+                    found.append((start, inside[1], "\n".join(inside[0]) + "\n"))
                 inside = None
             else:
                 inside[0].append(line)
@@ -52,7 +55,7 @@ def main(argv):
     write_package(arguments.work, source, with_fanout=True)
     build = subprocess.run(["swift", "build", "--package-path", arguments.work], capture_output=True, text=True, check=False)
     if build.returncode != 0:
-        print(f"{arguments.readme}:{source_line}: the README's first Swift block does not build as a client:\n"
+        print(f"{arguments.readme}:{source_line}: the README's example does not build as a client:\n"
               f"{build.stdout[-4000:]}{build.stderr[-4000:]}", file=sys.stderr)
         return 1
     binary = subprocess.run(["swift", "build", "--package-path", arguments.work, "--show-bin-path"],

@@ -1,6 +1,6 @@
 #if FANOUT_PORTABLE || !(os(Linux) && arch(x86_64))
     /// Whether this build takes its layout-dependent fast paths, which read or write a value's bytes where one
-    /// platform's Swift ABI puts them (<doc:Portability> lists each, with its portable path): `false`
+    /// platform's Swift ABI puts them (`Documentation/Portability.md` lists each, with its portable path): `false`
     /// here, so that each takes its portable path, which uses only what the language guarantees.
     @usableFromInline @_alwaysEmitIntoClient
     package var usesLayoutFastPaths: Bool { false }
