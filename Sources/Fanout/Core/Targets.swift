@@ -102,13 +102,15 @@ extension WeakArrayMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 extension LifetimeBoundMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 extension ConcurrentMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 
+/// Each verb calls the strategy's delivery inlined where the schema is concrete (a client's code) and out of line in
+/// code generic over it (this module's witnesses of ``TargetMultiplexing``), as `callTargets` chooses.
 extension _TargetCalling where Schema: SchemaFree {
     /// Calls `body` with every registered target, in registration order.
     ///
     /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
     public func forEach(_ body: (Schema.Target) -> Void) {
-        Self._deliver(Schema.everyTarget, in: .passUnretained(self), while: { _ in true }, invoking: body)
+        callTargets(Schema.everyTarget, while: { _ in true }, invoking: body)
     }
 
     /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
@@ -118,8 +120,8 @@ extension _TargetCalling where Schema: SchemaFree {
     @_alwaysEmitIntoClient @inline(__always)
     public func askAll(_ question: (Schema.Target) -> Bool) -> Bool {
         var answer = true
-        Self._deliver(
-            Schema.everyTarget, in: .passUnretained(self),
+        callTargets(
+            Schema.everyTarget,
             while: { reply in
                 answer = answer && reply
                 return true
@@ -133,8 +135,8 @@ extension _TargetCalling where Schema: SchemaFree {
     @_alwaysEmitIntoClient @inline(__always)
     public func askUntilAnswered<Answer>(_ question: (Schema.Target) -> Answer?) -> Answer? {
         var answer: Answer?
-        Self._deliver(
-            Schema.everyTarget, in: .passUnretained(self),
+        callTargets(
+            Schema.everyTarget,
             while: { reply in
                 answer = reply
                 return reply == nil
