@@ -26,7 +26,8 @@ struct ResultsPage {
 
     /// Where the client cost of the run in `file` is: `client-cost.csv` in the same folder.
     static func clientCostPath(besideCSV file: String) -> String {
-        URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("client-cost.csv").path
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (directory.isEmpty ? "" : directory + "/") + "client-cost.csv"
     }
 
     /// Reads a `client-cost.csv`: its rows by column, or `nil` when the file does not exist.

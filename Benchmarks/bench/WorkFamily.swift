@@ -97,7 +97,9 @@ enum WorkFamily: BenchmarkFamily {
                 "\(name) \(Int((83_333 / $0.nanosecondsPerDelivery).rounded(.down)))"
             }
         }
-        return ["work per callback (\(Work.calibration)); dispatch share of a delivery at width \(width), warm:"] + shares
+        // No calibration: a summary of a file would print this process's, not the run's.
+        return ["work per callback (rounds of dependent arithmetic); dispatch share of a delivery at width \(width), warm:"]
+            + shares
             + ["behaviours of 1 µs each per 1 % of a 120 Hz frame (83 µs), width \(width): " + frame.joined(separator: ", ")]
     }
 }
@@ -119,12 +121,6 @@ enum Work {
     /// The rounds that take about `nanoseconds`; 0 for no work.
     static func rounds(forNanoseconds nanoseconds: Int) -> Int {
         nanoseconds == 0 ? 0 : max(1, Int((Double(nanoseconds) / nanosecondsPerRound).rounded()))
-    }
-
-    /// The calibration, for the summary.
-    static var calibration: String {
-        "1 round = \(Report.fixed(nanosecondsPerRound, decimals: 3)) ns; rounds for "
-            + WorkFamily.nanoseconds.dropFirst().map { "\($0) ns: \(rounds(forNanoseconds: $0))" }.joined(separator: ", ")
     }
 
     /// `rounds` steps of a linear congruential generator, each depending on
