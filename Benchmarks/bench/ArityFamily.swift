@@ -6,40 +6,51 @@ import FanoutScrollViewKit
 /// target may write through, as `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` has), sent with
 /// each argument apart through a schema's glue, to `width` targets that all respond; and the same messages through
 /// the schema-free form (`<strategy>SchemaFree`: a class of one's own over `Targets<any ArityObserver>`, one
-/// `forEach` per message). What a message's arguments cost (a tuple of them would copy the reference in, a retain
-/// and a release per message), and what the schema-free form costs against the schema's.
+/// `forEach` per message, written once generic over `TargetMultiplexing` and specialized per strategy). The gate
+/// also counts a class generic over the strategy set as the delegate (`<strategy>SchemaFreeGeneric`), whose methods
+/// run unspecialized. What a message's arguments cost (a tuple of them would copy the reference in, a retain and a
+/// release per message), and what the schema-free form costs against the schema's.
 enum ArityFamily: BenchmarkFamily {
     static let strategies: [Contender] = [
         .strategy(.existentialArray), .strategy(.closureTable), .strategy(.selectorDictionary), .lifetimeBoundToOwner,
         .strategy(.concurrent), .strategy(.weakArray),
     ]
-    /// The strategies whose targets need no key, in both forms.
+    /// The strategies whose targets need no key, in every form.
     static let schemaFreeStrategies: [Contender] = [
         .strategy(.existentialArray), .lifetimeBoundToOwner, .strategy(.concurrent), .strategy(.weakArray),
     ]
-    static let schemaFreeSuffix = "SchemaFree"
-    static let contenders = strategies.map(\.name) + schemaFreeStrategies.map { $0.name + schemaFreeSuffix }
+
+    /// How a message reaches the strategy: the schema's glue, a class of one's own specialized for the strategy, or a
+    /// class generic over it set as the delegate.
+    enum Form: String, CaseIterable {
+        case schema = ""
+        case schemaFree = "SchemaFree"
+        case schemaFreeGeneric = "SchemaFreeGeneric"
+
+        /// The strategies measured in this form.
+        var strategies: [Contender] { self == .schema ? ArityFamily.strategies : ArityFamily.schemaFreeStrategies }
+    }
+
+    static let contenders = Form.allCases.flatMap { form in form.strategies.map { $0.name + form.rawValue } }
     /// `twoValues` is `twoArguments` without the reference: a target read by value is copied around a call only when
     /// a reference is among its arguments (the notebook's sections 55, 60 and 62; every strategy now lends or borrows
     /// it instead), which these two cases show side by side.
     static let messages = ["twoArguments", "threeArguments", "fourArguments", "twoValues"]
-    /// Each strategy in its schema form, then each that needs no key in its schema-free form.
-    static let forms = strategies.map { ($0, false) } + schemaFreeStrategies.map { ($0, true) }
 
-    /// The gate's cases, and the same at width 4 for the run's figures.
+    /// The gate's cases but the generic class's, and the same at width 4 for the run's figures.
     static func cases(_ selection: Selection) -> [BenchmarkCase] {
         guard selection.includesDidScroll else { return [] }
-        return cases(atWidths: [1, 4, 16].filter(selection.widths.contains))
+        return cases(atWidths: [1, 4, 16].filter(selection.widths.contains), forms: [.schema, .schemaFree])
     }
 
     /// Every form, strategy and message at widths 1 and 16: what the gate counts.
-    static var gateCases: [BenchmarkCase] { cases(atWidths: [1, 16]) }
+    static var gateCases: [BenchmarkCase] { cases(atWidths: [1, 16], forms: Form.allCases) }
 
-    /// Every form, strategy and message at each of `widths`.
-    static func cases(atWidths widths: [Int]) -> [BenchmarkCase] {
-        forms.flatMap { strategy, schemaFree in
-            messages.flatMap { message in
-                widths.map { arityCase(strategy, message, width: $0, schemaFree: schemaFree) }
+    /// Every strategy of `forms` and message at each of `widths`.
+    static func cases(atWidths widths: [Int], forms: [Form]) -> [BenchmarkCase] {
+        forms.flatMap { form in
+            form.strategies.flatMap { strategy in
+                messages.flatMap { message in widths.map { arityCase(strategy, message, width: $0, form: form) } }
             }
         }
     }
@@ -49,7 +60,7 @@ enum ArityFamily: BenchmarkFamily {
         let byID = rows.byID("arity")
         let ratios = schemaFreeStrategies.compactMap { contender -> String? in
             let values = byID.values.compactMap { row -> Double? in
-                guard row.strategy == contender.name + schemaFreeSuffix else { return nil }
+                guard row.strategy == contender.name + Form.schemaFree.rawValue else { return nil }
                 let schemaForm = CaseID(
                     benchmark: "arity", strategy: contender.name, message: row.message, width: row.width,
                     responders: row.responders)
@@ -66,19 +77,20 @@ enum ArityFamily: BenchmarkFamily {
         ]
     }
 
-    /// `arity/<strategy>[SchemaFree]/<message>/<width>/<width>`.
-    static func arityCase(_ contender: Contender, _ message: String, width: Int, schemaFree: Bool = false)
-        -> BenchmarkCase
-    {
-        let name = contender.name + (schemaFree ? schemaFreeSuffix : "")
-        let id = CaseID(benchmark: "arity", strategy: name, message: message, width: width, responders: width)
+    /// `arity/<strategy><form>/<message>/<width>/<width>`.
+    static func arityCase(_ contender: Contender, _ message: String, width: Int, form: Form = .schema) -> BenchmarkCase {
+        let id = CaseID(
+            benchmark: "arity", strategy: contender.name + form.rawValue, message: message, width: width,
+            responders: width)
         return BenchmarkCase(id, deliveriesPerOperation: width) {
             let owner = BehaviorOwner()
             let targets: [any ArityObserver] = (0..<width).map { _ in ArityTarget() }
-            let observer = identity(
-                schemaFree
-                    ? makeSchemaFreeObservers(contender, targets, owner: owner)
-                    : makeArityMultiplexer(contender, targets, owner: owner))
+            let observer: any ArityObserver
+            switch form {
+            case .schema: observer = identity(makeArityMultiplexer(contender, targets, owner: owner))
+            case .schemaFree: observer = identity(makeSchemaFreeObservers(contender, targets, owner: owner))
+            case .schemaFreeGeneric: observer = identity(makeGenericObservers(contender, targets, owner: owner))
+            }
             let view = ScrollView()
             var offset = 0.0
             let send: (Int) -> Void
@@ -212,6 +224,44 @@ func makeSchemaFreeObservers(
     case .strategy(.weakArray): return filled(WeakArrayArityObservers.self)
     case .lifetimeBoundToOwner:
         let forwarder = LifetimeBoundArityObservers()
+        for target in targets { forwarder.observers.add(target, boundTo: owner) }
+        return forwarder
+    default:
+        preconditionFailure("the schema-free form is measured for \(ArityFamily.schemaFreeStrategies.map(\.name))")
+    }
+}
+
+/// The schema-free form as an app writes it to try several strategies: one class generic over the strategy, set as
+/// the delegate. Called through the protocol, its methods run unspecialized: each delivers through the library's
+/// witness of `TargetMultiplexing`, code generic over the schema.
+final class GenericArityObservers<Observers: TargetMultiplexing<any ArityObserver>>: ArityObserver {
+    let observers = Observers()
+
+    func moved(_ view: ScrollView, by distance: Double) { observers.forEach { $0.moved(view, by: distance) } }
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>) {
+        observers.forEach { $0.willEnd(view, velocity: velocity, target: target) }
+    }
+    func willEnd(_ view: ScrollView, velocity: Double, target: UnsafeMutablePointer<Double>, animated: Bool) {
+        observers.forEach { $0.willEnd(view, velocity: velocity, target: target, animated: animated) }
+    }
+    func scrolled(by distance: Double, animated: Bool) {
+        observers.forEach { $0.scrolled(by: distance, animated: animated) }
+    }
+}
+
+/// The generic class of `contender` over `targets`, as an `any ArityObserver`.
+func makeGenericObservers(_ contender: Contender, _ targets: [any ArityObserver], owner: BehaviorOwner) -> any ArityObserver {
+    func filled<Observers>(_ type: Observers.Type) -> GenericArityObservers<Observers> {
+        let forwarder = GenericArityObservers<Observers>()
+        for target in targets { forwarder.observers.add(target) }
+        return forwarder
+    }
+    switch contender {
+    case .strategy(.existentialArray): return filled(ExistentialArrayMultiplexer<Targets<any ArityObserver>>.self)
+    case .strategy(.concurrent): return filled(ConcurrentMultiplexer<Targets<any ArityObserver>>.self)
+    case .strategy(.weakArray): return filled(WeakArrayMultiplexer<Targets<any ArityObserver>>.self)
+    case .lifetimeBoundToOwner:
+        let forwarder = GenericArityObservers<LifetimeBoundMultiplexer<Targets<any ArityObserver>>>()
         for target in targets { forwarder.observers.add(target, boundTo: owner) }
         return forwarder
     default:

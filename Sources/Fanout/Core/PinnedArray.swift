@@ -73,7 +73,7 @@ internal struct PinnedArray<Element> {
     }
 
     /// Whether no dispatch is in flight, so that the one that begins now begins with ``pinFirst()``.
-    @usableFromInline @_alwaysEmitIntoClient
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var isIdle: Bool { state == 0 }
 
     /// Starts a dispatch: pins the buffer, which ``pinnedElements`` then reads.
@@ -98,16 +98,17 @@ internal struct PinnedArray<Element> {
         if state != 0 { state |= Self.flagged }
     }
 
-    /// The buffer of `elements`, which the caller pinned.
-    @usableFromInline @_alwaysEmitIntoClient
-    internal var pinnedElements: UnsafeBufferPointer<Element> {
+    /// The buffer of `elements`, which the caller pinned. Mutating, so that the array is read in place even where
+    /// the element type is not known (the access is exclusive): a copy of it would be a retain and a release.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    internal mutating func pinnedElements() -> UnsafeBufferPointer<Element> {
         // The pointer outlives the closure: valid while the buffer is pinned.
         elements.withUnsafeBufferPointer { $0 }
     }
 
     /// Whether one dispatch pins the buffer and nothing is retired: the dispatch that ends is the only one in
     /// flight, with nothing changed since it began, and ends with ``unpin()``.
-    @usableFromInline @_alwaysEmitIntoClient
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var isPinnedOnce: Bool { state == Self.pinnedOnce }
 
     /// Ends the dispatch in flight.
@@ -205,7 +206,7 @@ extension Unmanaged where Instance: PinnedArrayOwner {
         } else {
             pinAgain()
         }
-        return _withUnsafeGuaranteedRef { $0.pinned.pinnedElements }
+        return _withUnsafeGuaranteedRef { $0.pinned.pinnedElements() }
     }
 
     /// Ends the dispatch begun last when it is the only one in flight and nothing changed: then unpins and answers

@@ -29,7 +29,7 @@ extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == Registra
     /// The table's registrations, which a dispatch pins.
     @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
-        get { table.pinned }
+        _read { yield table.pinned }
         _modify { yield &table.pinned }
     }
 

@@ -125,7 +125,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// keep the identities and counts in step.
     @usableFromInline @_alwaysEmitIntoClient
     internal var pinned: PinnedArray<Entry> {
-        get { registrations }
+        _read { yield registrations }
         _modify { yield &registrations }
     }
 

@@ -220,9 +220,16 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         storage.dispatch { entries in
             let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
             Table.forEachResponder(to: key, in: entries) { index in
-                // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place.
-                if _fastPath(entries[index].value.owned != nil) {
-                    return shouldContinue(lend(&pinned[index].value.owned!, to: invoke))
+                // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place: from
+                // the entry where the schema is concrete; in code generic over it (the witnesses `TargetMultiplexing`
+                // calls), from the registration's copy (the same target, alive as long), since reading the entry's
+                // optional there copies the entry, a retain and a release per target.
+                if _isConcrete(Schema.self) {
+                    if _fastPath(entries[index].value.owned != nil) {
+                        return shouldContinue(lend(&pinned[index].value.owned!, to: invoke))
+                    }
+                } else if (pinned.baseAddress.unsafelyUnwrapped + index).pointee.value.hold == .strong {
+                    return shouldContinue(lend(&pinned[index].value.stored.pointee, to: invoke))
                 }
                 return deliver(
                     toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue, invoking: invoke)
