@@ -76,3 +76,11 @@ public typealias StaticComposition<Schema: DelegateSchema, Elements> = Concurren
     message: "moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: \"FanoutStatic\", package: \"Fanout\") to the target's dependencies and 'import FanoutStatic'"
 )
 public typealias ComposedBehaviours = AnyObject
+
+/// Removed before 0.2.0: the public base class of 0.1.0's strategies.
+@available(*, unavailable, renamed: "Multiplexing", message: "use any Multiplexing<Schema>, which every strategy is")
+public typealias RegisteringMultiplexer<Schema: DelegateSchema> = any Multiplexing<Schema>
+
+/// Removed before 0.2.0: the public base class of 0.1.0's closure strategies.
+@available(*, unavailable, renamed: "Multiplexing", message: "use any Multiplexing<Schema>, which every strategy is")
+public typealias ClosureBindingMultiplexer<Schema: DelegateSchema> = any Multiplexing<Schema>

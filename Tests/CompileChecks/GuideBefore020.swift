@@ -1,5 +1,6 @@
-// The glue Documentation/ReusingForYourProtocol.md taught before 0.2.0 (at 9ce5f48), with only `import Fanout`: each
-// removed name must fail with, or warn of, the line that replaces it (Sources/Fanout/RemovedNames.swift).
+// The glue Documentation/ReusingForYourProtocol.md taught before 0.2.0 (at 9ce5f48), and 0.1.0's base classes, with
+// only `import Fanout`: each removed name must fail with, or warn of, the line that replaces it
+// (Sources/Fanout/RemovedNames.swift).
 // expected-error: 'Multiplexer' is unavailable: each strategy is a class of its own since Fanout 0.2.0: write one conformance line per strategy you use, 'extension ExistentialArrayMultiplexer: P where Schema == S {}'
 // expected-error: 'StaticComposition' is unavailable: moved to the module FanoutStatic in Fanout 0.2.0: add .product(name: "FanoutStatic", package: "Fanout") to the target's dependencies and 'import FanoutStatic'
 // expected-error: 'ComposedBehaviours' is unavailable: moved to the module FanoutStatic in Fanout 0.2.0
@@ -11,6 +12,8 @@
 // expected-error: 'ConcurrentStorage' has been renamed to 'ConcurrentMultiplexer'
 // expected-error: 'MultiplexerStorage' has been renamed to 'Multiplexing'
 // expected-error: 'MessageSet' is unavailable: internal since Fanout 0.2.0: keep a Set<Key> of the keys a target responds to, or ask a multiplexer's responds(to:)
+// expected-error: 'RegisteringMultiplexer' has been renamed to 'Multiplexing': use any Multiplexing<Schema>, which every strategy is
+// expected-error: 'ClosureBindingMultiplexer' has been renamed to 'Multiplexing'
 // expected-warning: 'MessageForwarder' is deprecated: no longer a public name since Fanout 0.2.0: write the function type, ([Any], AnyObject?, inout [Any?]) throws -> Void
 import Fanout
 
@@ -50,5 +53,10 @@ func makeStorages() {
 func anyStorage<Storage: MultiplexerStorage>(_ storage: Storage) -> Int { storage.count }
 
 func responded(_ set: MessageSet<LifecycleMessage>) -> Bool { set.contains(.viewDidAppear) }
+
+// The base classes of 0.1.0.
+func count(_ registering: RegisteringMultiplexer<LifecycleSchema>, _ binding: ClosureBindingMultiplexer<LifecycleSchema>) -> Int {
+    registering.count + binding.count
+}
 
 let forwarder: MessageForwarder = { _, _, answers in answers = [] }
