@@ -93,9 +93,12 @@ struct SchemaFreeFormTests {
             let delegate = GenericTableObservers<Observers>()
             for probe in probes { delegate.observers.add(probe) }
             let observer: any TableObserver = delegate
-            observer.tableView("g", willDisplay: 1, forRowAt: 2)
-            probes[0].height = 10
-            record.calls.append("\(observer.shouldHighlight(row: 0)),\(observer.height(forRow: 0) ?? 0)")
+            // The weak strategies do not keep the probes alive: this function does, to its end.
+            withExtendedLifetime(probes) {
+                observer.tableView("g", willDisplay: 1, forRowAt: 2)
+                probes[0].height = 10
+                record.calls.append("\(observer.shouldHighlight(row: 0)),\(observer.height(forRow: 0) ?? 0)")
+            }
             return record.calls
         }
         let expected = ["0:g,1,2", "1:g,1,2", "0:highlight", "1:highlight", "0:height", "true,10.0"]
