@@ -36,7 +36,7 @@ case .platform:
     let platform = GatePlatform.current()
     print("\(platform) \(platform.baselinePath)")
 case .gateInstructions:
-    InstructionPass().run(Gate.cases(filter: selection.filter))
+    InstructionPass().run(Gate.cases(filter: selection.filter).filter(\.countsInstructions))
 case .cacheMisses:
     CacheMissPass().run(selection.cases().filter(ColdFamily.countsCacheMisses))
 case .summary, .guide, .page:

@@ -43,6 +43,10 @@ public struct BenchmarkCase {
     public var coldSetUp: (() -> ColdBody)?
     /// The timed samples of a cold case (its operations are timed one by one).
     public var coldSamples = 0
+    /// Whether the gate counts the case's instructions: `false` for code whose count depends on what else the process
+    /// ran (unspecialized generic code, whose metadata lookups probe the runtime's caches), so that a filtered check
+    /// measures what the full one does. Its allocations and ARC calls are gated either way.
+    public var countsInstructions = true
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int,

@@ -66,7 +66,9 @@ public struct RegressionGate {
             notes.append("instructions not measured (--no-instructions): gating on allocation and ARC counts only")
         } else {
             if progress { note("counting instructions under callgrind (one pass)") }
-            switch instructionPass.measure(caseNames: cases.map(\.name), arguments: childArguments) {
+            switch instructionPass.measure(
+                caseNames: cases.filter(\.countsInstructions).map(\.name), arguments: childArguments)
+            {
             case .success(let values):
                 instructions = values
                 notes.append(instructionPass.description)
@@ -82,7 +84,7 @@ public struct RegressionGate {
                     "mallocs_per_op": count.mallocs, "retains_per_op": count.retains, "releases_per_op": count.releases,
                 ]
             }
-            values["instructions_per_op"] = instructions?[benchmarkCase.name]
+            values["instructions_per_op"] = benchmarkCase.countsInstructions ? instructions?[benchmarkCase.name] : nil
             return GateRecord(
                 benchmark: benchmarkCase.benchmark, strategy: benchmarkCase.strategy, message: benchmarkCase.message,
                 width: benchmarkCase.width, responders: benchmarkCase.responders, values: values)
