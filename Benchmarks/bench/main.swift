@@ -16,8 +16,21 @@ func note(_ text: String) {
 
 let options: BenchOptions
 let selection: Selection
+/// The checkpoint a resumed run (`--resume FILE`) goes on from, and its path; its arguments are the run's.
+let resumed: (path: String, checkpoint: RunCheckpoint)?
 do {
-    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    var parsed = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    if let path = parsed.resume {
+        let checkpoint: RunCheckpoint
+        do { checkpoint = try RunCheckpoint.read(path) } catch { fail(error.description, showUsage: false) }
+        let showsProgress = parsed.showsProgress
+        parsed = try BenchOptions.parse(checkpoint.arguments)
+        parsed.showsProgress = parsed.showsProgress && showsProgress
+        resumed = (path, checkpoint)
+    } else {
+        resumed = nil
+    }
+    options = parsed
     selection = try Selection(options)
 } catch {
     fail(error.message, showUsage: true)
@@ -25,6 +38,18 @@ do {
 if options.showsHelp {
     print(BenchOptions.usage)
     exit(0)
+}
+
+// A run's children (`repeat`, `cache-misses`) inherit the signals the run ignores and blocks for its handlers
+// (`Interruption`): they take the default action again, unblocked, so that the run's stop or deadline ends them.
+if [.repeatProcess, .cacheMisses].contains(options.subcommand) {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for number in [SIGINT, SIGTERM] {
+        signal(number, SIG_DFL)
+        sigaddset(&signals, number)
+    }
+    sigprocmask(SIG_UNBLOCK, &signals, nil)
 }
 
 switch options.subcommand {
@@ -91,58 +116,23 @@ case .repeatProcess:
     guard !cases.isEmpty else { fail("no dispatch or arity case matches the selection", showUsage: false) }
     var configuration = briefConfiguration(options)
     configuration.countingIterations = 0
-    let rows = ProgressReporter(enabled: false).run(cases, runner: Runner(configuration: configuration))
+    let fault = InjectedFault.current
+    let measurements = Runner(configuration: configuration).measure(cases) { index in
+        // The case this process is on, for its run to name if it hangs or crashes.
+        FileHandle.standardError.write(Data("\(ProcessRepeats.casePrefix)\(cases[index].name)\n".utf8))
+        if index == 1 { fault?.strike(inProcess: seed) }
+    }
+    let metadata = RunMetadata.current()
+    let rows = zip(cases, measurements).map { ResultRow($0, $1, metadata: metadata) }
     heapShift.deallocate()
-    print(CSV.render(rows), terminator: "")
+    print(fault?.output(forProcess: seed) ?? CSV.render(rows), terminator: "")
 case .list:
     let names = selection.names()
     guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }
     for name in names { print(name) }
 case .run:
-    let cases = selection.cases()
-    guard !cases.isEmpty else { fail("no case matches the selection", showUsage: false) }
-    let configuration = runConfiguration(options)
-    let outputPath = options.output ?? (options.isPartial ? "Results/partial.csv" : "Results/results.csv")
-    if !Counters.areAvailable {
-        note("warning: built without counting hooks; counter columns are empty")
-    }
-    let start = MonotonicClock.now()
-    // The cases fresh processes measure again are timed briefly here: only their counts are this pass's.
-    let isRepeated = { (id: CaseID) in processCount(options) > 1 && DispatchFamily.isRepeated(id) }
-    let reporter = ProgressReporter(enabled: options.showsProgress)
-    let metadata = RunMetadata.current()
-    var measured: [String: ResultRow] = [:]
-    let (full, brief) = (Runner(configuration: configuration), Runner(configuration: briefConfiguration(options)))
-    let (timed, repeated) = (cases.filter { !isRepeated($0.id) }, cases.filter { isRepeated($0.id) })
-    for row in reporter.run(timed, runner: full, metadata: metadata)
-        + reporter.run(
-            repeated, runner: brief, title: "measuring \(repeated.count) repeated cases once, for their counts",
-            metadata: metadata)
-    {
-        measured[row.name] = row
-    }
-    var rows = cases.map { measured[$0.name]! }
-    rows = countCacheMisses(of: cases, in: rows)
-    rows = repeatInFreshProcesses(of: cases, in: rows)
-    let seconds = Double(MonotonicClock.now() - start) / 1e9
-    let chartsPath = ChartSpec.manifestPath(forCSV: outputPath)
-    do {
-        try AtomicFile.write(CSV.render(rows), to: outputPath)
-        try AtomicFile.write(ChartSpec.manifest(BenchmarkFamilies.charts), to: chartsPath)
-    } catch {
-        fail("could not write \(outputPath): \(error.localizedDescription)", showUsage: false)
-    }
-    switch options.format {
-    case .summary:
-        let summary = RunSummary(rows: rows, selection: selection, seconds: seconds, csvPath: outputPath, chartsPath: chartsPath)
-        print(summary.lines.joined(separator: "\n"))
-    case .table: print(Report.table(rows), terminator: "")
-    case .csv: print(CSV.render(rows), terminator: "")
-    case .json: print(Report.json(rows), terminator: "")
-    }
-    note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
+    runAndWrite()
 }
-
 /// How many fresh processes a run starts (`--processes`; 120, or 1 with `--quick`).
 func processCount(_ options: BenchOptions) -> Int {
     options.processes ?? (options.quick ? 1 : 120)
@@ -174,69 +164,4 @@ func runConfiguration(_ options: BenchOptions) -> RunConfiguration {
     return configuration
 }
 
-/// This process's arguments without the subcommand `run`, when it was given: what a child process is passed
-/// after its own subcommand.
-func argumentsWithoutRun() -> [String] {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    return arguments.first == "run" ? Array(arguments.dropFirst()) : arguments
-}
-
-/// The cold cases' cache-line counts (``CacheMissPass``): this executable
-/// again, under callgrind's cache simulation, with the same selection; the
-/// rows are returned without them, and a note printed, when it cannot run.
-func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
-    let cold = cases.filter(ColdFamily.countsCacheMisses)
-    guard !cold.isEmpty else { return rows }
-    let pass = CacheMissPass()
-    let arguments = ["cache-misses"] + argumentsWithoutRun()
-    if options.showsProgress { note("counting the cold cases' cache misses under callgrind (\(cold.count) cases)") }
-    switch pass.measure(caseNames: cold.map(\.name), arguments: arguments) {
-    case .success(let misses):
-        let deliveries = Dictionary(uniqueKeysWithValues: cold.map { ($0.name, max($0.deliveriesPerOperation, 1)) })
-        return rows.map { row in
-            var row = row
-            if let count = misses[row.name], let perOperation = deliveries[row.name] {
-                row.cacheMissesPerDelivery = count / Double(perOperation)
-            }
-            return row
-        }
-    case .failure(let error):
-        note("warning: the cold cases' cache misses were not counted: \(error)")
-        return rows
-    }
-}
-
-/// The dispatch and arity cases measured again in `--processes` fresh processes of this executable, one at a time,
-/// each in its own shuffled order (`bench repeat --seed k`): the published ones (``DispatchFamily/isPublished(_:_:)``)
-/// in every process, each other one in about ten (``DispatchFamily/repeatedCases(_:process:of:)``). Each case's
-/// figure is the trimmed mean over its processes, a slowed one set aside (``ProcessFigure``); this process's own
-/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). The rows are returned as they were
-/// when no other process runs or none succeeds.
-@MainActor func repeatInFreshProcesses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
-    let processes = processCount(options)
-    let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
-    let repeated = Set(cases.map(\.id).filter(DispatchFamily.isRepeated).map(\.name))
-    guard processes > 1, !repeated.isEmpty else { return rows }
-    if options.showsProgress {
-        let others = DispatchFamily.processesPerOtherCase(of: processes)
-        note(
-            "measuring the \(published.count) published cases again in \(processes) fresh processes, and the other"
-                + " \(repeated.count - published.count) dispatch cases in \(others) each")
-    }
-    let arguments = ["repeat"] + argumentsWithoutRun() + ["--no-progress"]
-    let progress = PhaseProgress("fresh processes", total: processes, enabled: options.showsProgress)
-    let outcome = ProcessRepeats.measure(
-        rows: rows, repeated: repeated, processes: processes, executable: Subprocess.currentExecutable,
-        arguments: arguments
-    ) { seed in
-        progress.update(fraction: Double(seed - 1) / Double(processes), done: seed - 1)
-    }
-    progress.finish("fresh processes: \(processes) in \(PhaseProgress.duration(progress.elapsed))")
-    for failure in outcome.failures { note("warning: \(failure)") }
-    if !outcome.placementsFixed {
-        note(
-            "warning: address randomization could not be turned off for the fresh processes: each drew its own stack"
-                + " offset, not its seed's, so the published figures repeat less between runs")
-    }
-    return outcome.rows
-}
+exitIfStandardOutputFailed()

@@ -71,6 +71,11 @@ public struct BenchOptions: Equatable, Sendable {
     public var processes: Int?
     /// The shuffle of a `repeat` process (`--seed`).
     public var seed: Int?
+    /// The checkpoint of an interrupted run to go on from (`--resume`).
+    public var resume: String?
+    /// How long a fresh process may run, in seconds (`--process-deadline`); `nil` for ten times its expected time,
+    /// at least 30 s.
+    public var processDeadline: Double?
 
     public init() {}
 
@@ -159,7 +164,17 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
                 }
                 options.sampleTimeMilliseconds = milliseconds
-            case "--processes": options.processes = try integer("an integer from 1 to 100") { (1...100).contains($0) }
+            case "--processes": options.processes = try integer("an integer from 1 to 1000") { (1...1000).contains($0) }
+            case "--resume":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("'--resume' needs the path of a run's checkpoint") }
+                options.resume = path
+            case "--process-deadline":
+                let text = try value()
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError("'--process-deadline' takes a positive number of seconds, got '\(text)'")
+                }
+                options.processDeadline = seconds
             case "--seed": options.seed = try integer("a non-negative integer") { $0 >= 0 }
             case "--output":
                 let path = try value()
@@ -189,6 +204,15 @@ public struct BenchOptions: Equatable, Sendable {
                 try noValue()
                 options.showsHelp = true
             default: throw UsageError("unknown option '\(flag)'")
+            }
+        }
+        if options.resume != nil {
+            // A resumed run takes its options from its checkpoint: any other would be ignored, so it is refused.
+            var bare = BenchOptions()
+            bare.resume = options.resume
+            bare.showsProgress = options.showsProgress
+            guard options == bare else {
+                throw UsageError("'--resume' takes a run's checkpoint and no other option but --no-progress")
             }
         }
         if options.seed != nil && options.subcommand != .repeatProcess {
@@ -222,6 +246,7 @@ public struct BenchOptions: Equatable, Sendable {
     public static let usage = """
         USAGE: bench [run|list|check|baseline|platform] [options]
                bench summary|guide|page [FILE]
+               bench --resume FILE
 
         SUBCOMMANDS:
           run (default)           Measure every selected case; print a one-screen summary; write the CSV and
@@ -256,6 +281,10 @@ public struct BenchOptions: Equatable, Sendable {
                                   every target responding) in all n, the others in about ten; a case's figure is
                                   the mean over its processes, a slowed one and the fastest and slowest tenth left
                                   out. 1 keeps this process's own figures (default 120; 1 with --quick).
+          --resume <file>         Go on with an interrupted run from its checkpoint (results.partial.json beside
+                                  its output): measure only what it lacks, then write the complete results.
+          --process-deadline <s>  Kill a fresh process that runs longer (default ten times its expected time, at
+                                  least 30 s); it is named and set aside, and the run goes on.
           --output <path>         Where to write the CSV (default Results/results.csv for a full run,
                                   Results/partial.csv when any selection flag is given).
           --format <fmt>          What to print on standard output: summary (default), table (one line per

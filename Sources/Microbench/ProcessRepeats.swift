@@ -13,45 +13,95 @@ public enum ProcessRepeats {
         /// Whether the processes ran with address randomization off, so that process *k* measured the same placement
         /// as process *k* of any other run of this build (``withoutAddressRandomization(_:)``).
         public var placementsFixed = false
+        /// Why the processes stopped before the last: more than ``tolerableFailures(of:)`` failed.
+        public var stopped: String?
     }
 
-    /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes`, one process at a time;
-    /// each prints a results CSV of the cases it measured. Each case of `rows` named in `repeated` then gets the
-    /// figure over the rows the processes printed for it (``merge(_:repeats:failures:)``).
+    /// The line a fresh process writes to standard error before each case it sets up, calibrates or times, so that
+    /// its run can name the case it was on when it hangs or crashes.
+    public static let casePrefix = "case "
+
+    /// How many of `processes` may fail before a run stops: a tenth.
+    public static func tolerableFailures(of processes: Int) -> Int { processes / 10 }
+
+    /// How long a process may run: ten times what its work should take (`expected`, in seconds), and at least 30 s.
+    public static func deadline(expected: Double) -> Double { max(30, 10 * expected) }
+
+    /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes` but those `measured`
+    /// already holds (a resumed run's), one process at a time, each for at most `deadline` seconds; each prints a
+    /// results CSV of the cases it measured. Each case of `rows` named in `repeated` then gets the figure over the rows
+    /// the processes printed for it (``merge(_:repeats:failures:)``). A process that fails, hangs past its deadline or
+    /// prints no usable CSV is named (seed, how it ended, the case it was on, how long it ran) and set aside; when
+    /// more than a tenth of them fail, no further process starts.
     ///
-    /// - Parameter started: Called before each process starts, with its seed.
+    /// - Parameters:
+    ///   - started: Called before each process starts, with its seed.
+    ///   - finished: Called with the seed and the rows of each process that succeeded, as soon as it ends.
+    ///   - failed: Called with the line that names each process that failed, as soon as it ends.
     public static func measure(
         rows: [ResultRow], repeated: Set<String>, processes: Int, executable: String, arguments: [String],
-        started: (_ seed: Int) -> Void = { _ in }
+        deadline: Double, measured: [Int: [ResultRow]] = [:], failures earlier: [String] = [],
+        started: (_ seed: Int) -> Void = { _ in }, finished: (_ seed: Int, _ rows: [ResultRow]) -> Void = { _, _ in },
+        failed: (_ failure: String) -> Void = { _ in }
     ) -> Outcome {
-        var repeats: [String: [ResultRow]] = [:]
-        var failures: [String] = []
+        var processRows = measured
+        var failures = earlier
+        var stopped: String?
         // Address randomization off for the processes, so that each seed's placement is the one measured.
         let placementsFixed = withoutAddressRandomization { isOff in
-            for seed in stride(from: 1, through: processes, by: 1) {
+            for seed in stride(from: 1, through: processes, by: 1) where processRows[seed] == nil {
+                guard failures.count <= tolerableFailures(of: processes) else {
+                    stopped = "\(failures.count) of \(processes) processes failed, more than a tenth: the run stops"
+                    break
+                }
                 started(seed)
                 var environment = ProcessInfo.processInfo.environment
                 environment[placementVariable] = String(repeating: "x", count: placement(seed: seed).stack)
-                let result = Subprocess.run(executable, arguments + ["--seed", String(seed)], environment: environment)
-                guard result.status == 0 else {
-                    let reason = result.standardError.split(separator: "\n").last.map(String.init) ?? ""
-                    failures.append("process \(seed) of \(processes) exited with status \(result.status): \(reason)")
+                let result = Subprocess.run(
+                    executable, arguments + ["--seed", String(seed)], environment: environment, deadline: deadline)
+                let name = "process \(seed) of \(processes) (seed \(seed))"
+                // Stopped with the run (a signal): not this process's failure; the run exits meanwhile.
+                guard !Subprocess.isStopping else { while true { sleep(60) } }
+                guard result.status == 0, result.signal == nil else {
+                    failures.append(
+                        "\(name) \(result.ending) after \(Report.fixed(result.seconds, decimals: 1)) s"
+                            + (lastCase(in: result.standardError).map { ", measuring \($0)" } ?? "")
+                            + (result.signal == nil && !result.timedOut ? lastLine(of: result.standardError) : ""))
+                    failed(failures.last!)
                     continue
                 }
                 do throws(CSV.ParseError) {
-                    for row in try CSV.parse(result.standardOutput, file: "process \(seed)'s output")
-                    where repeated.contains(row.name) {
-                        repeats[row.name, default: []].append(row)
-                    }
+                    let measuredRows = try CSV.parse(result.standardOutput, file: "\(name)'s output")
+                        .filter { repeated.contains($0.name) }
+                    processRows[seed] = measuredRows
+                    finished(seed, measuredRows)
                 } catch {
-                    failures.append(error.description)
+                    failures.append("\(name) printed no results CSV: \(error.description)")
+                    failed(failures.last!)
                 }
             }
             return isOff
         }
+        var repeats: [String: [ResultRow]] = [:]
+        for seed in processRows.keys.sorted() {
+            for row in processRows[seed]! { repeats[row.name, default: []].append(row) }
+        }
         var outcome = merge(rows, repeats: repeats, failures: failures)
         outcome.placementsFixed = placementsFixed
+        outcome.stopped = stopped
         return outcome
+    }
+
+    /// The case a process's standard error says it was on last (its ``casePrefix`` lines).
+    static func lastCase(in standardError: String) -> String? {
+        standardError.split(separator: "\n").last { $0.hasPrefix(casePrefix) }.map {
+            String($0.dropFirst(casePrefix.count))
+        }
+    }
+
+    /// ": " and the last line of `standardError` that is not a ``casePrefix`` line, if any: why a process exited.
+    static func lastLine(of standardError: String) -> String {
+        standardError.split(separator: "\n").last { !$0.hasPrefix(casePrefix) }.map { ": \($0)" } ?? ""
     }
 
     /// Runs `body` with address randomization off for the processes this one starts meanwhile, which inherit the

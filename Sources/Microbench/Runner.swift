@@ -55,22 +55,34 @@ public struct Runner {
     /// Timing and counting are separate passes: while samples are timed no
     /// thread counts, so the interposed functions cost one predictable branch.
     ///
-    /// - Parameter progress: Called after each case's part of a round with the
-    ///   case's index and the fraction of the whole run done.
+    /// - Parameters:
+    ///   - willMeasure: Called with a case's index before it is set up, calibrated and timed: what a fresh process
+    ///     reports, so that its run can name the case it was on if it hangs or crashes.
+    ///   - progress: Called after each case's part of a round with the case's index and the fraction of the whole
+    ///     run done.
     public func measure(
-        _ cases: [BenchmarkCase], progress: (_ index: Int, _ fractionDone: Double) -> Void = { _, _ in }
+        _ cases: [BenchmarkCase], willMeasure: (_ index: Int) -> Void = { _ in },
+        progress: (_ index: Int, _ fractionDone: Double) -> Void = { _, _ in }
     ) -> [CaseMeasurement] {
-        let colds = cases.map { $0.coldSetUp?() }
+        let colds = cases.indices.map { index in
+            willMeasure(index)
+            return cases[index].coldSetUp?()
+        }
         let bodies = cases.indices.map { index in
-            colds[index].map { cold in { iterations in for _ in 0..<iterations { cold.operation() } } }
+            willMeasure(index)
+            return colds[index].map { cold in { iterations in for _ in 0..<iterations { cold.operation() } } }
                 ?? cases[index].setUp()
         }
-        let iterations = cases.indices.map { colds[$0] == nil ? calibrate(bodies[$0]) : 1 }
+        let iterations = cases.indices.map { index in
+            willMeasure(index)
+            return colds[index] == nil ? calibrate(bodies[index]) : 1
+        }
         let clockCost = colds.contains { $0 != nil } ? Self.clockCost() : 0
         let rounds = max(1, min(configuration.rounds, configuration.samples))
         var samples = [[Double]](repeating: [], count: cases.count)
         for round in 0..<rounds {
             for index in cases.indices {
+                willMeasure(index)
                 // Spread the samples evenly; earlier rounds take the remainder.
                 let total = colds[index] == nil ? configuration.samples : cases[index].coldSamples
                 let share = total / rounds + (round < total % rounds ? 1 : 0)

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// What `bench` tells a person while it runs: on a log, at most one line per tenth of each phase and the summary in
-/// one piece; on a terminal, one live line per phase with an estimate of the time left.
-@Suite("Progress of a run")
+/// one piece; on a terminal, one live line per phase with an estimate of the time left. Skipped where
+/// `FANOUT_SKIP_RUN_TESTS` is set (the sanitizer builds of `.ci/run`), as `RunSurvivalTests` is.
+@Suite("Progress of a run", .enabled(if: ProcessInfo.processInfo.environment["FANOUT_SKIP_RUN_TESTS"] == nil))
 struct ProgressTests {
     /// A small run with both phases (the pass over the cases and the fresh processes), quick samples.
     static let run = [

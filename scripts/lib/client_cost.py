@@ -250,7 +250,10 @@ def main(argv):
                  "bytes_per_message_added": f"{(results[(label, 2 * count)][1] - results[(label, count)][1]) / count:.0f}",
                  "repeats": arguments.repeats, "cpu": cpu, "commit": commit.stdout.strip() or "unknown", "date": date}
                 for label, _ in clients]
-        results_csv.write_atomically(arguments.output, list(rows[0]), rows)
+        try:
+            results_csv.write_atomically(arguments.output, list(rows[0]), rows)
+        except OSError as error:
+            fail(f"could not write {arguments.output}: {error.strerror or error}")
         print(f"wrote {arguments.output}", file=sys.stderr)
     return 0
 

@@ -39,7 +39,10 @@ def main(argv):
             runs.setdefault((results_csv.run(row), row["commit"]), 0)
             runs[(results_csv.run(row), row["commit"])] += 1
             merged.append(row)
-    results_csv.write_atomically(output, header, merged)
+    try:
+        results_csv.write_atomically(output, header, merged)
+    except OSError as error:
+        results_csv.fail(f"could not write {output}: {error.strerror or error}")
     print(f"wrote {len(merged)} rows from {len(inputs)} files to {output}")
     for (run, commit), count in runs.items():
         print(f"  {count:5d} rows  {run} · commit {commit}")

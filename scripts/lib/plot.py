@@ -26,20 +26,30 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_csv
+
 PALETTE = plt.get_cmap("tab20").colors
 MARKERS = "os^Dv<>ph*XP"
 
 
 def load(path):
-    with open(path, newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    """The rows of a results CSV, their numbers converted; a malformed file stops the script with its name and line
+    (exit 2)."""
+    try:
+        _, rows = results_csv.read(path)
+    except results_csv.Malformed as error:
+        results_csv.fail(str(error))
     if not rows:
-        sys.exit(f"{path}: no rows")
+        results_csv.fail(f"{path}: no rows")
     for row in rows:
         for key in ("width", "responders"):
             row[key] = int(row[key])
         for key in ("ns_per_op_median", "ns_per_delivery", "deliveries_per_second"):
-            row[key] = float(row[key])
+            try:
+                row[key] = float(row[key])
+            except (KeyError, ValueError):
+                results_csv.fail(f"{path}:{row['_line']}: {key} must be a number, got '{row.get(key)}'")
     return rows
 
 
@@ -449,8 +459,13 @@ def draw_declared(path, out):
     manifest = (path.removesuffix(".csv")) + ".charts.json"
     if not os.path.exists(manifest):
         sys.exit(f"{manifest}: missing (bench writes it beside the CSV)")
-    with open(manifest) as handle:
-        specs = json.load(handle)
+    try:
+        with open(manifest) as handle:
+            specs = json.load(handle)
+    except OSError as error:
+        results_csv.fail(f"{manifest}: {error.strerror}")
+    except json.JSONDecodeError as error:
+        results_csv.fail(f"{manifest}:{error.lineno}: not the chart declarations bench writes ({error.msg})")
     rows = load(path)
     style = Styles(rows)
     os.makedirs(out, exist_ok=True)

@@ -72,7 +72,10 @@ def run(row):
 
 
 def write_atomically(path, header, rows):
-    """Writes the CSV to a temporary file beside `path`, then renames it over `path`."""
+    """Writes the CSV to a temporary file beside `path`, then renames it over `path`; refuses a `path` that exists and
+    is not a regular file (`/dev/full`), which the rename would replace."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise OSError(0, "not a regular file: a results CSV is written beside it and renamed over it")
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=".merge-", suffix=".csv")

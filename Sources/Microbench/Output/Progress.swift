@@ -1,3 +1,4 @@
+import FanoutMicrobenchCounters
 import Foundation
 
 /// One phase of a run (a pass over the cases, the fresh processes), reported on standard error as a person reads
@@ -65,4 +66,14 @@ public final class PhaseProgress {
 public func writeNote(_ text: String, newline: Bool = true) {
     fflush(nil)  // every C stream, standard output among them: `print` writes there
     FileHandle.standardError.write(Data((newline ? text + "\n" : text).utf8))
+}
+
+/// Exits 2, saying why, when what this process printed did not reach its standard output (a full disk, a closed
+/// pipe): a command whose output was lost must not exit 0.
+public func exitIfStandardOutputFailed() {
+    let error = microbench_flush_standard_output()
+    guard error != 0 else { return }
+    FileHandle.standardError.write(
+        Data("error: could not write standard output: \(String(cString: strerror(error)))\n".utf8))
+    exit(2)
 }

@@ -81,4 +81,9 @@ void microbench_callgrind_zero(void);
 /// changing nothing, where the system refuses it (a container's seccomp filter may) or has no such setting.
 int microbench_set_address_randomization_off(int off);
 
+
+/// Flushes standard output and answers 0 when everything written to it with stdio reached the file, or else the
+/// error (`ENOSPC` for a full disk), so that a command can refuse to exit 0 on lost output.
+int microbench_flush_standard_output(void);
+
 #endif
