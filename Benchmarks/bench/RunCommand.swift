@@ -160,7 +160,7 @@ var runArguments: [String] {
         measured: measured, failures: checkpoint.checkpoint.failures,
         started: { seed in progress.update(fraction: Double(seed - 1) / Double(processes), done: seed - 1) },
         finished: { seed, processRows in
-            checkpoint.update { $0.processes[String(seed)] = CSV.render(processRows) }
+            checkpoint.update(atMostEvery: 15) { $0.processes[String(seed)] = CSV.render(processRows) }
         },
         failed: { failure in
             note("warning: \(failure)")

@@ -35,19 +35,19 @@ struct RunSurvivalTests {
         }
     }
 
-    /// Starts `bench` with `arguments` and `fault` planted; returns the process, its standard error being collected.
-    static func start(_ arguments: [String], fault: String?) throws -> (Process, Pipe) {
+    /// Starts `bench` with `arguments` and `fault` planted, its standard error going to `log`.
+    static func start(_ arguments: [String], fault: String?, log: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try benchExecutable())
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["FANOUT_BENCH_FAULT"] = fault
         process.environment = environment
-        let error = Pipe()
-        process.standardError = error
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        return (process, error)
+        return process
     }
 
     /// Waits until `condition` holds, for at most `seconds`.
@@ -69,24 +69,24 @@ struct RunSurvivalTests {
         }
     }
 
-    /// Interrupts a run with `signal` where `fault` holds it, once `reached` says the checkpoint shows it there;
-    /// checks the exit, the message, the output left as it was and no process left behind; returns the checkpoint.
+    /// Interrupts a run with `signal` where `fault` holds it, once its standard error shows `reached`; checks the
+    /// exit, the message, the output left as it was and no process left behind; returns the checkpoint.
     static func interrupt(
-        with signal: Int32, fault: String, in folder: Folder, reached: (RunCheckpoint) -> Bool,
+        with signal: Int32, fault: String, in folder: Folder, reached: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> RunCheckpoint {
         try "a complete run's results".write(toFile: folder.output, atomically: true, encoding: .utf8)
-        var arguments = Self.arguments(output: folder.output)
-        arguments += ["--process-deadline", "120"]
-        let (process, error) = try start(arguments, fault: fault)
-        let there = wait(seconds: 60) { (try? RunCheckpoint.read(folder.checkpoint)).map(reached) ?? false }
-        #expect(there, "the run did not reach the point to interrupt", sourceLocation: sourceLocation)
+        let log = folder.path + "/stderr.txt"
+        let process = try start(Self.arguments(output: folder.output) + ["--process-deadline", "120"], fault: fault, log: log)
+        let there = wait(seconds: 60) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains(reached) ?? false }
+        #expect(there, "the run did not reach '\(reached)'", sourceLocation: sourceLocation)
+        usleep(300_000)
         let sent = Date()
         kill(process.processIdentifier, signal)
         let exited = wait(seconds: 10) { !process.isRunning }
         #expect(exited && Date().timeIntervalSince(sent) < 2, "exit within 2 s", sourceLocation: sourceLocation)
         process.waitUntilExit()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let message = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(process.terminationReason == .exit, sourceLocation: sourceLocation)
         #expect(process.terminationStatus == 128 + signal, "\(message)", sourceLocation: sourceLocation)
         #expect(
@@ -118,8 +118,9 @@ struct RunSurvivalTests {
     func interruptedAmongProcesses() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        // Process 3 hangs (its deadline far away): the run waits there, processes 1 and 2 kept.
-        let kept = try Self.interrupt(with: SIGINT, fault: "hang:3", in: folder) { $0.processes.count == 2 }
+        // Process 3 hangs (its deadline far away): the run waits there, processes 1 and 2 kept (the checkpoint is
+        // written whole by the signal's handler).
+        let kept = try Self.interrupt(with: SIGINT, fault: "hang:3", in: folder, reached: "fresh processes: 2 of 12")
         #expect(kept.processes.keys.sorted() == ["1", "2"] && kept.failures.isEmpty, "\(kept.failures)")
         #expect(try kept.passRows(file: folder.checkpoint).count == 66)
         _ = try Self.resume(folder)
@@ -129,7 +130,8 @@ struct RunSurvivalTests {
     func interruptedInThePass() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let kept = try Self.interrupt(with: SIGTERM, fault: "pause:pass", in: folder) { !$0.rows.isEmpty }
+        let kept = try Self.interrupt(
+            with: SIGTERM, fault: "pause:pass", in: folder, reached: "planted fault: paused after the first family")
         #expect(kept.processes.isEmpty)
         let rows = try kept.passRows(file: folder.checkpoint)
         #expect(!rows.isEmpty && rows.allSatisfy { $0.benchmark == "setup" })

@@ -147,11 +147,19 @@ public final class CheckpointFile: @unchecked Sendable {
         }
     }
 
-    /// Changes the checkpoint and writes it. A write that fails is reported once on standard error, and the run
-    /// goes on: its results are still written at its end.
-    public func update(_ change: (inout RunCheckpoint) -> Void) {
+    /// When the file was last written, in monotonic nanoseconds.
+    private var lastWrite: UInt64 = 0
+
+    /// Changes the checkpoint and writes it; with `atMostEvery` seconds, only if the last write is older, so that a
+    /// step that ends often (a fresh process, every second or two) does not rewrite a file of megabytes each time:
+    /// a signal's handler writes what is kept in memory meanwhile (``finish(_:)``). A write that fails is reported
+    /// once on standard error, and the run goes on: its results are still written at its end.
+    public func update(atMostEvery seconds: Double = 0, _ change: (inout RunCheckpoint) -> Void) {
         state.withLock { checkpoint in
             change(&checkpoint)
+            let now = MonotonicClock.now()
+            guard seconds == 0 || Double(now - lastWrite) / 1e9 >= seconds else { return }
+            lastWrite = now
             write(checkpoint)
         }
     }
