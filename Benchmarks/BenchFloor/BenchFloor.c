@@ -77,3 +77,43 @@ static unsigned long bench_floor_counter;
 void bench_floor_increment(void) { __atomic_fetch_add(&bench_floor_counter, 1, __ATOMIC_SEQ_CST); }
 
 void bench_floor_decrement(void) { __atomic_fetch_sub(&bench_floor_counter, 1, __ATOMIC_SEQ_CST); }
+
+static long bench_floor_called;
+static void bench_floor_callee(void) { bench_floor_called += 1; }
+// Volatile, so that every call loads it and calls through it.
+static void (*volatile bench_floor_target_function)(void) = bench_floor_callee;
+
+void bench_floor_indirect_calls(long count) {
+    for (long i = 0; i < count; i++) bench_floor_target_function();
+}
+
+// One node per 64-byte line; the chain visits every node once, in a random order (a random cyclic permutation,
+// Sattolo's algorithm, with a fixed seed), so that no prefetcher guesses the next line.
+typedef struct chain_node { struct chain_node *next; char padding[56]; } chain_node;
+
+void *bench_floor_chain(long bytes) {
+    long count = bytes / (long)sizeof(chain_node);
+    chain_node *nodes = aligned_alloc(64, (size_t)count * sizeof(chain_node));
+    if (!nodes) return NULL;
+    long *order = malloc((size_t)count * sizeof(long));
+    for (long i = 0; i < count; i++) order[i] = i;
+    unsigned long long state = 0x9E3779B97F4A7C15ULL;
+    for (long i = count - 1; i > 0; i--) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        long j = (long)((state >> 33) % (unsigned long long)i);
+        long swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+    }
+    for (long i = 0; i < count; i++) nodes[order[i]].next = &nodes[order[(i + 1) % count]];
+    free(order);
+    return nodes;
+}
+
+void bench_floor_chain_free(void *chain) { free(chain); }
+
+void *bench_floor_chase(void *node, long count) {
+    chain_node *at = node;
+    for (long i = 0; i < count; i++) at = at->next;
+    return at;
+}

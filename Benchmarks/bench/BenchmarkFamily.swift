@@ -27,6 +27,7 @@ extension BenchmarkFamily {
 /// The registry of families, in run order.
 enum BenchmarkFamilies {
     static let all: [any BenchmarkFamily.Type] = [
+        PrimitivesFamily.self,
         DispatchFamily.self,
         ArityFamily.self,
         StaticFanOutFamily.self,

@@ -39,17 +39,26 @@ struct DecisionGuide {
              brief: "`forward(_:arguments:)` boxes its arguments."),
         Need(need: "Must not keep targets alive, any target type", strategy: "weakArray",
              type: "WeakArrayMultiplexer", divisor: 1,
-             caveat: "A weak load per target per message: the slowest strategy.",
-             brief: "A weak load per target per message: the slowest."),
+             caveat: "A weak load and a release per target per message, at least an atomic pair (PAIR): the slowest strategy.",
+             brief: "A weak load per target per message, at least an atomic pair (PAIR): the slowest."),
         Need(need: "Behaviours that end with their screen", strategy: "lifetimeBoundToOwner",
              type: "LifetimeBoundMultiplexer", divisor: 1,
-             caveat: "`add(_:boundTo: owner)`; `add(_:)` is weak and retains each holder per call.",
-             brief: "`add(_:boundTo:)` an owner; `add(_:)` retains per call."),
+             caveat: "`add(_:boundTo: owner)`; `add(_:)` is weak and retains each holder per call, an atomic pair (PAIR).",
+             brief: "`add(_:boundTo:)` an owner; `add(_:)` retains per call, an atomic pair (PAIR)."),
         Need(need: "Messages sent from several threads", strategy: "concurrent",
              type: "ConcurrentMultiplexer", divisor: 1,
-             caveat: "Targets must be safe to call concurrently.",
-             brief: "Targets must be safe to call from any thread."),
+             caveat: "Targets must be safe to call concurrently; an atomic pair per message (PAIR).",
+             brief: "Targets must be safe to call from any thread; an atomic pair per message (PAIR)."),
     ]
+
+    /// `text` with its "PAIR" priced: what an atomic read-modify-write pair costs on the rows' CPU (``PrimitivesFamily``),
+    /// or the parenthesis left out when the rows did not measure it.
+    func priced(_ text: String) -> String {
+        guard let pair = PrimitivesFamily.cost("atomicPair", in: Array(rows.values)) else {
+            return text.replacingOccurrences(of: " (PAIR)", with: "")
+        }
+        return text.replacingOccurrences(of: "PAIR", with: "\(Self.format(pair, 1)) ns on this CPU")
+    }
 
     let rows: [CaseID: ResultRow]
     let contention: [ResultRow]
@@ -99,7 +108,7 @@ struct DecisionGuide {
             + "width \(width): warm · cold (lines) | caveat |")
         lines.append("|---|---|" + String(repeating: "---|", count: small.count) + "---|---|")
         for need in Self.needs {
-            let (strategy, caveat) = (need.strategy, need.caveat)
+            let (strategy, caveat) = (need.strategy, priced(need.caveat))
             let responders = width / need.divisor
             let name = strategy.hasPrefix("lifetimeBound") ? "lifetimeBound" : strategy
             var coldText = ""
@@ -182,14 +191,23 @@ struct DecisionGuide {
         }
         for need in Self.needs {
             let measured = try required("dispatch", need.strategy, width, width)
-            lines.append("| \(need.need) | `\(need.type)` | \(cells(measured)) | \(need.brief) |")
+            lines.append("| \(need.need) | `\(need.type)` | \(cells(measured)) | \(priced(need.brief)) |")
         }
         if let composed = row("dispatch", "staticComposition", width, width) {
             lines.append("| Behaviours fixed where the screen is built | `StaticComposition` | \(cells(composed))"
                 + " | `import FanoutStatic`; as a delegate, held in a type of your own. |")
         }
-        let processes = rows.values.compactMap(\.processes).max().map { $0 > 1 ? ", the mean of \($0) fresh processes" : "" }
-        lines += ["", "ns per delivery of `didScroll` to \(width) targets, all responding\(processes ?? "")."
+        let shown = Self.needs.compactMap { row("dispatch", $0.strategy, width, width) }
+        let runs = shown.compactMap(\.runs).max() ?? 1
+        let processes = shown.compactMap(\.processes).max() ?? 1
+        let intervals = shown.compactMap(\.interval).sorted()
+        var source = runs > 1 ? ", the mean of \(runs) full runs" : ""
+        if processes > 1 { source += (runs > 1 ? " of " : ", the mean of ") + "\(processes) fresh processes" }
+        let trust =
+            intervals.isEmpty ? ""
+            : " A rerun falls within ±\(Self.format(Summary.quantile(0.5, ofSorted: intervals) * 100, 1)) % of a"
+                + " figure nine times in ten (the median interval)."
+        lines += ["", "ns per delivery of `didScroll` to \(width) targets, all responding\(source).\(trust)"
             + " × a C loop: against C code calling the same targets through function pointers."
             + " \(cpus.joined(separator: ", ")), commit \(commits.map { String($0.prefix(7)) }.joined(separator: ", ")):"
             + " `swift run -c release bench guide`."]
@@ -202,20 +220,28 @@ struct DecisionGuide {
         return widths.contains(4) ? 4 : widths.min()
     }
 
-    /// A published figure, with its spread over processes when several measured it (± half the range of the
-    /// processes averaged, ``ProcessFigure``), marked `≈` when that is more than ±5 %.
+    /// A published figure with its interval (``ResultRow/interval``: a rerun falls within ± it nine times in ten),
+    /// marked `≈` when that is beyond ±5 %.
     static func figure(_ row: ResultRow, _ value: Double) -> String {
-        guard let spread = row.processSpread, row.processes ?? 0 > 1 else { return format(value, 1) }
-        let mark = spread > DispatchFamily.repeatedWithin ? "≈" : ""
-        // A no-break space, so that a narrow column never parts a figure from its spread.
-        return "\(mark)\(format(value, 1))\u{00A0}±\(format(spread * 50, 1))%"
+        guard let interval = row.interval else { return format(value, 1) }
+        let mark = DispatchFamily.isLoose(row) ? "≈" : ""
+        // A no-break space, so that a narrow column never parts a figure from its interval.
+        return "\(mark)\(format(value, 1))\u{00A0}±\(format(interval * 100, 1))%"
     }
 
-    /// What the note under the table says of the processes, when the figures come from several.
+    /// What the note under the table says of the figures' intervals: from how many runs on the CPU, or this run's
+    /// processes only.
     var processNote: String {
-        guard let processes = rows.values.compactMap(\.processes).max(), processes > 1 else { return "" }
-        return " each figure with every target responding comes from \(processes) processes (± half the range of"
-            + " those that set it; ≈ where that is more than ±5 %);"
+        let published = rows.values.filter { $0.interval != nil }
+        guard let processes = published.compactMap(\.processes).max(), processes > 1 else { return "" }
+        let runs = published.compactMap(\.runs).max() ?? 1
+        let recorded = published.compactMap(\.intervalRuns).max() ?? 0
+        let source =
+            runs > 1 ? "the mean of \(runs) full runs of \(processes) processes, ± the spread between them"
+            : recorded > 0 ? "\(processes) processes, ± from them and \(recorded) runs recorded on this CPU"
+            : "\(processes) processes, ± from them only (no run recorded on this CPU)"
+        return " each figure with every target responding is \(source): a rerun falls within ± nine times in ten"
+            + " (≈ beyond ±5 %);"
     }
 
     /// `value` with `decimals` decimals, rounded to nearest.

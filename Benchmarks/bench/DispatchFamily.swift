@@ -207,7 +207,7 @@ enum DispatchFamily: BenchmarkFamily {
                 widths.map { width in
                     let row = byID[id(name, message, width: width, responders: width)]
                     // Unmarked figures of several processes padded by a space, so that columns stay aligned.
-                    let mark = row?.processSpread.map { $0 > Self.repeatedWithin ? "~" : " " } ?? ""
+                    let mark = row?.interval.map { $0 > Self.repeatedWithin ? "~" : " " } ?? ""
                     return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery) + mark
                 }.joined(separator: " ")
             })
@@ -239,26 +239,31 @@ enum DispatchFamily: BenchmarkFamily {
             + counting.lines + zeroLine + guideLine
     }
 
-    /// A published figure's processes agreed when those averaged spread (range ÷ figure) by at most this: ±5 %.
-    static let repeatedWithin = 0.10
+    /// A published figure is marked `~` (`≈` in the decision table) when a rerun may land further than this from
+    /// it: its interval's half-width beyond ±5 % (``ResultRow/interval``).
+    static let repeatedWithin = 0.05
 
-    /// How the published cases repeated over processes (``ProcessRepeats``): the spread of those averaged, the
-    /// cases beyond ``repeatedWithin`` (marked `~` in the table) and the processes set aside as slowed.
+    /// Whether `row`'s interval is beyond ``repeatedWithin``.
+    static func isLoose(_ row: ResultRow) -> Bool { (row.interval ?? 0) > repeatedWithin }
+
+    /// How far the published cases can be trusted: their intervals' half-widths (median, 90th percentile, widest),
+    /// the cases beyond ``repeatedWithin`` (marked `~` in the table), and the processes set aside as slowed.
     static func processLines(_ rows: [ResultRow]) -> [String] {
-        let repeated = rows.filter { $0.processes ?? 0 > 1 }
+        let repeated = rows.filter { $0.processes ?? 0 > 1 && $0.interval != nil }
         guard let processes = repeated.map({ $0.processes! }).max() else { return [] }
-        let spreads = repeated.map { $0.processSpread ?? 0 }.sorted()
-        func percent(_ value: Double) -> String { Report.fixed(value * 100, decimals: 1) + " %" }
-        let widest = repeated.max { ($0.processSpread ?? 0) < ($1.processSpread ?? 0) }!
-        let moved = spreads.filter { $0 > repeatedWithin }.count
+        let intervals = repeated.map { $0.interval! }.sorted()
+        func percent(_ value: Double) -> String { "±" + Report.fixed(value * 100, decimals: 1) + " %" }
+        let widest = repeated.max { $0.interval! < $1.interval! }!
         let slowed = repeated.filter { $0.slowedProcesses ?? 0 > 0 }
         let slowedCount = slowed.reduce(0) { $0 + ($1.slowedProcesses ?? 0) }
+        let runs = repeated.compactMap(\.runs).max() ?? 1
         return [
-            "each above in \(processes) fresh processes, each in its own shuffled order;"
-                + " the spread of those averaged (range ÷ figure):"
-                + " median \(percent(Summary.quantile(0.5, ofSorted: spreads))),"
-                + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: spreads))), largest"
-                + " \(percent(widest.processSpread ?? 0)) (\(widest.name)); ~ marks the \(moved) beyond ±5 %",
+            (runs > 1 ? "each above the mean of \(runs) full runs, each" : "each above")
+                + " in \(processes) fresh processes; a rerun falls within ± its interval nine times in ten:"
+                + " median \(percent(Summary.quantile(0.5, ofSorted: intervals))),"
+                + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: intervals))), widest"
+                + " \(percent(widest.interval!)) (\(widest.name)); ~ marks the \(intervals.filter { $0 > repeatedWithin }.count)"
+                + " beyond ±5 %",
             "slowed processes set aside: \(slowedCount)"
                 + (slowed.isEmpty ? "" : " (" + slowed.prefix(3).map(\.name).joined(separator: ", ")
                     + (slowed.count > 3 ? ", …" : "") + ")")

@@ -97,6 +97,35 @@ var runArguments: [String] {
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }
 
+/// `bench combine RUN.csv…`: three or more full runs of one build on one CPU, at least 20 min apart, into the published
+/// results (each figure the runs' mean, with the interval their spread gives) and the CPU's record, which the
+/// intervals of later runs on that CPU read (``RunRecord``). Both written atomically, the record first.
+func combineRuns() {
+    var runs: [[ResultRow]] = []
+    for path in options.inputs {
+        do {
+            runs.append(try CSV.parse(try String(contentsOfFile: path, encoding: .utf8), file: path))
+        } catch let error as CSV.ParseError {
+            fail(error.description, showUsage: false)
+        } catch {
+            fail("\(path): \(error.localizedDescription)", showUsage: false)
+        }
+    }
+    if let refusal = RunRecord.refusal(of: runs) { fail(refusal, showUsage: false) }
+    let output = options.output ?? "Results/results.csv"
+    let record = RunRecord.path(forCPU: runs[0][0].metadata.cpu)
+    let combined = RunRecord.combined(runs)
+    do {
+        // The record keeps the cases measured in fresh processes: those whose figures carry an interval.
+        try AtomicFile.write(CSV.render(runs.flatMap { $0.filter { ($0.processes ?? 0) > 1 } }), to: record)
+        try AtomicFile.write(CSV.render(combined), to: output)
+        try AtomicFile.write(ChartSpec.manifest(BenchmarkFamilies.charts), to: ChartSpec.manifestPath(forCSV: output))
+    } catch {
+        fail("could not write \(output) or \(record): \(error.localizedDescription)", showUsage: false)
+    }
+    note("combined \(runs.count) runs of \(combined.count) cases into \(output); their rows are the record of \(runs[0][0].metadata.cpu), \(record)")
+}
+
 /// The cold cases' cache-line counts (``CacheMissPass``): this executable
 /// again, under callgrind's cache simulation, with the same selection; the
 /// rows are returned without them, and a note printed, when it cannot run.
@@ -126,7 +155,7 @@ var runArguments: [String] {
 /// each in its own shuffled order (`bench repeat --seed k`): the published ones (``DispatchFamily/isPublished(_:_:)``)
 /// in every process, each other one in about ten (``DispatchFamily/repeatedCases(_:process:of:)``). Each case's
 /// figure is the trimmed mean over its processes, a slowed one set aside (``ProcessFigure``); this process's own
-/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:)``). Each process's rows are kept in the
+/// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:record:)``). Each process's rows are kept in the
 /// checkpoint as it ends, and a resumed run starts only the processes its checkpoint lacks. A process that fails or
 /// runs past its deadline is named and set aside; when more than a tenth fail, the run stops (exit 1), its checkpoint
 /// kept. The rows are returned as they were when no other process runs or none succeeds.
@@ -138,7 +167,11 @@ var runArguments: [String] {
     let repeated = Set(cases.map(\.id).filter(DispatchFamily.isRepeated).map(\.name))
     guard processes > 1, !repeated.isEmpty else { return rows }
     let measured: [Int: [ResultRow]]
-    do { measured = try checkpoint.checkpoint.processRows(file: checkpoint.path) } catch {
+    let record: RunRecord?
+    do {
+        measured = try checkpoint.checkpoint.processRows(file: checkpoint.path)
+        record = try RunRecord.load(forCPU: checkpoint.checkpoint.cpu)
+    } catch {
         fail(error.description, showUsage: false)
     }
     if options.showsProgress {
@@ -157,7 +190,7 @@ var runArguments: [String] {
     let outcome = ProcessRepeats.measure(
         rows: rows, repeated: repeated, processes: processes, executable: Subprocess.currentExecutable,
         arguments: arguments, deadline: options.processDeadline ?? ProcessRepeats.deadline(expected: expected),
-        measured: measured, failures: checkpoint.checkpoint.failures,
+        measured: measured, failures: checkpoint.checkpoint.failures, record: record,
         started: { seed in progress.update(fraction: Double(seed - 1) / Double(processes), done: seed - 1) },
         finished: { seed, processRows in
             checkpoint.update(atMostEvery: 15) { $0.processes[String(seed)] = CSV.render(processRows) }

@@ -12,6 +12,40 @@ struct RunSummary {
     let csvPath: String
     let chartsPath: String
 
+    /// How far this run's published figures can be trusted here: the median interval a rerun falls in, where its
+    /// between-run part comes from, and how far the run drifted over its processes (the C floor's cases, measured
+    /// by every process); beyond ±5 %, the way to decide between close figures.
+    var trust: [String] {
+        let published = rows.filter { $0.interval != nil }
+        guard !published.isEmpty, let cpu = published.first?.metadata.cpu else { return [] }
+        let median = Summary.quantile(0.5, ofSorted: published.map { $0.interval! }.sorted())
+        let runs = published.compactMap(\.runs).max() ?? 1
+        let recorded = published.compactMap(\.intervalRuns).max() ?? 0
+        func percent(_ value: Double) -> String { Report.fixed(value * 100, decimals: 1) + " %" }
+        var lines = [
+            "trust: a rerun of this build here falls within ±\(percent(median)) of a published figure nine times in ten"
+                + " (the median interval; "
+                + (runs > 1
+                    ? "each figure the mean of \(runs) full runs on \(cpu))"
+                    : recorded > 0
+                        ? "from this run's processes and \(recorded) full runs recorded on \(cpu))"
+                        : "from this run's processes only: no run of \(cpu) is recorded, `bench combine` records three)")
+        ]
+        let drifts = published.filter { $0.strategy == "cFunctionPointer" }.compactMap(\.drift).sorted()
+        if !drifts.isEmpty {
+            let drift = Summary.quantile(0.5, ofSorted: drifts)
+            lines.append(
+                "drift: the C floor's figures moved \(drift >= 0 ? "+" : "")\(percent(drift)) from the run's first block of"
+                    + " processes to its last (median over its cases)")
+        }
+        if median > DispatchFamily.repeatedWithin {
+            lines.append(
+                "beyond ±5 %: decide between close figures with an interleaved comparison (scripts/compare-builds),"
+                    + " not two runs")
+        }
+        return lines
+    }
+
     /// Where `scripts/plot` puts the charts of `csvPath`: `plots/` beside it.
     var plotsDirectory: String {
         let directory = csvPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -24,7 +58,8 @@ struct RunSummary {
             "Fanout bench: \(rows.count) cases" + (seconds.map { " in \(Int($0.rounded())) s" } ?? "")
                 + (metadata.map { " · \($0.cpu) · commit \($0.commit)" } ?? ""),
         ]
-        for family in BenchmarkFamilies.all {
+        lines += trust + PrimitivesFamily.summary(of: rows, selection: selection)
+        for family in BenchmarkFamilies.all where family != PrimitivesFamily.self {
             let familyLines = family.summary(of: rows, selection: selection)
             if !familyLines.isEmpty { lines += [""] + familyLines }
         }

@@ -126,6 +126,8 @@ case .repeatProcess:
     let rows = zip(cases, measurements).map { ResultRow($0, $1, metadata: metadata) }
     heapShift.deallocate()
     print(fault?.output(forProcess: seed) ?? CSV.render(rows), terminator: "")
+case .combine:
+    combineRuns()
 case .list:
     let names = selection.names()
     guard !names.isEmpty else { fail("no case matches the selection", showUsage: false) }

@@ -20,6 +20,9 @@ public struct BenchOptions: Equatable, Sendable {
         case guide
         /// Print the results page of a results CSV, as Markdown (``BenchOptions/input``): `Results/README.md`.
         case page
+        /// Combine three or more full runs of one build on one CPU (``BenchOptions/inputs``) into the published
+        /// results and the CPU's record (`Results/records/`).
+        case combine
         /// Internal: the gate's instruction pass, run under callgrind by `check`.
         case gateInstructions = "gate-instructions"
         /// Internal: the cold cases' cache simulation, run under callgrind by `run`.
@@ -42,6 +45,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var subcommand: Subcommand = .run
     /// The results CSV `summary`, `guide` and `page` read (default Results/results.csv).
     public var input: String?
+    /// The results CSVs of the full runs `combine` reads.
+    public var inputs: [String] = []
     /// A regular expression matched against case names (`benchmark/strategy/message/width/responders`).
     public var filter: String?
     public var strategies: [String]?
@@ -105,11 +110,15 @@ public struct BenchOptions: Equatable, Sendable {
                     options.input = argument
                     continue
                 }
+                if sawSubcommand, options.subcommand == .combine {
+                    options.inputs.append(argument)
+                    continue
+                }
                 guard !sawSubcommand, let subcommand = Subcommand(rawValue: argument) else {
                     throw UsageError(
                         sawSubcommand
                             ? "unexpected argument '\(argument)'"
-                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide, page)"
+                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide, page, combine)"
                     )
                 }
                 options.subcommand = subcommand
@@ -206,6 +215,22 @@ public struct BenchOptions: Equatable, Sendable {
             default: throw UsageError("unknown option '\(flag)'")
             }
         }
+        if options.subcommand == .combine {
+            // It reads runs and writes the results and the record: it takes the runs and --output alone.
+            var bare = BenchOptions()
+            bare.subcommand = .combine
+            bare.inputs = options.inputs
+            bare.output = options.output
+            bare.showsHelp = options.showsHelp
+            bare.showsProgress = options.showsProgress
+            guard options == bare else {
+                throw UsageError("'bench combine' takes the results CSVs of full runs and --output, no other option")
+            }
+            guard options.inputs.count >= 3 || options.showsHelp else {
+                throw UsageError(
+                    "'bench combine' takes three or more results CSVs of full runs, got \(options.inputs.count)")
+            }
+        }
         if options.resume != nil {
             // A resumed run takes its options from its checkpoint: any other would be ignored, so it is refused.
             var bare = BenchOptions()
@@ -246,6 +271,7 @@ public struct BenchOptions: Equatable, Sendable {
     public static let usage = """
         USAGE: bench [run|list|check|baseline|platform] [options]
                bench summary|guide|page [FILE]
+               bench combine RUN.csv RUN.csv RUN.csv... [--output FILE]
                bench --resume FILE
 
         SUBCOMMANDS:
@@ -265,6 +291,10 @@ public struct BenchOptions: Equatable, Sendable {
                                   multiplexer at width 4, against the C floor.
           page [FILE]             Print the results page of a results CSV as Markdown (Results/README.md): the
                                   decision guide in full, the summary, what a client pays, the charts.
+          combine RUN.csv...      Combine three or more full runs of one build on one CPU, started at least 20
+                                  min apart: each figure the runs' mean with the interval their spread gives,
+                                  into --output (default Results/results.csv), and the runs into the CPU's
+                                  record, Results/records/<cpu>.csv, which later runs' intervals read.
 
         OPTIONS:
           --filter <regex>        Only cases whose name matches (name: benchmark/strategy/message/width/responders).

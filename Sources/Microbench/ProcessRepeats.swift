@@ -30,9 +30,10 @@ public enum ProcessRepeats {
     /// Runs `executable` with `arguments` followed by `--seed k`, for k in 1...`processes` but those `measured`
     /// already holds (a resumed run's), one process at a time, each for at most `deadline` seconds; each prints a
     /// results CSV of the cases it measured. Each case of `rows` named in `repeated` then gets the figure over the rows
-    /// the processes printed for it (``merge(_:repeats:failures:)``). A process that fails, hangs past its deadline or
-    /// prints no usable CSV is named (seed, how it ended, the case it was on, how long it ran) and set aside; when
-    /// more than a tenth of them fail, no further process starts.
+    /// the processes printed for it, with its interval (``merge(_:repeats:failures:record:)``, `record` the runs
+    /// recorded for this CPU). A process that fails, hangs past its deadline or prints no usable CSV is named (seed,
+    /// how it ended, the case it was on, how long it ran) and set aside; when more than a tenth of them fail, no
+    /// further process starts.
     ///
     /// - Parameters:
     ///   - started: Called before each process starts, with its seed.
@@ -40,7 +41,7 @@ public enum ProcessRepeats {
     ///   - failed: Called with the line that names each process that failed, as soon as it ends.
     public static func measure(
         rows: [ResultRow], repeated: Set<String>, processes: Int, executable: String, arguments: [String],
-        deadline: Double, measured: [Int: [ResultRow]] = [:], failures earlier: [String] = [],
+        deadline: Double, measured: [Int: [ResultRow]] = [:], failures earlier: [String] = [], record: RunRecord? = nil,
         started: (_ seed: Int) -> Void = { _ in }, finished: (_ seed: Int, _ rows: [ResultRow]) -> Void = { _, _ in },
         failed: (_ failure: String) -> Void = { _ in }
     ) -> Outcome {
@@ -86,7 +87,7 @@ public enum ProcessRepeats {
         for seed in processRows.keys.sorted() {
             for row in processRows[seed]! { repeats[row.name, default: []].append(row) }
         }
-        var outcome = merge(rows, repeats: repeats, failures: failures)
+        var outcome = merge(rows, repeats: repeats, failures: failures, record: record)
         outcome.placementsFixed = placementsFixed
         outcome.stopped = stopped
         return outcome
@@ -136,17 +137,31 @@ public enum ProcessRepeats {
     /// The run's own measurement of the case does not count: taken among all the run's other cases, it follows a
     /// history (what the heap holds, what the branch predictors learnt) that differs from run to run, where a fresh
     /// process running the repeated cases in its seed's order measures the same placement every time.
-    public static func merge(_ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = []) -> Outcome {
+    ///
+    /// Each merged figure carries its interval (``RerunInterval``): the spread of its processes' time blocks (the
+    /// processes in `repeats` are in the order they ran) and, when `record` holds runs of this CPU model, the case's
+    /// spread between them; and its drift over the run.
+    public static func merge(
+        _ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = [], record: RunRecord? = nil
+    ) -> Outcome {
         let merged = rows.map { row -> ResultRow in
             guard let measured = repeats[row.name], !measured.isEmpty else { return row }
-            let figure = ProcessFigure(
-                measured.map(\.nanosecondsPerOperationMedian), deliveries: row.deliveriesPerOperation)
+            let values = measured.map(\.nanosecondsPerOperationMedian)
+            let figure = ProcessFigure(values, deliveries: row.deliveriesPerOperation)
             let kept = measured.indices.filter { !figure.slowed.contains($0) }
             let nearest = kept.min {
                 abs(measured[$0].nanosecondsPerOperationMedian - figure.figure)
                     < abs(measured[$1].nanosecondsPerOperationMedian - figure.figure)
             }!
-            return row.merged(figure, representative: measured[nearest])
+            var merged = row.merged(figure, representative: measured[nearest])
+            let blocks = RerunInterval.blockFigures(values, deliveries: row.deliveriesPerOperation)
+            let interval = RerunInterval(
+                within: RerunInterval.within(blocks: blocks, figure: figure.figure),
+                between: record?.spread(of: row.name) ?? 0, runs: record?.runs ?? 0)
+            merged.interval = interval.halfWidth
+            merged.intervalRuns = interval.runs
+            merged.drift = RerunInterval.drift(blocks: blocks)
+            return merged
         }
         return Outcome(rows: merged, failures: failures)
     }

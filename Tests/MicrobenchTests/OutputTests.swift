@@ -68,8 +68,8 @@ struct OutputTests {
     @Test("a malformed CSV names the file and the line", arguments: [
         ("", "results.csv:1: empty file"),
         ("benchmark,strategy\n", "results.csv:1: header must be"),
-        ("HEADER\ndispatch,floor\n", "results.csv:2: expected 29 fields, got 2"),
-        ("HEADER\nROW\nROW\ndispatch,floor,didScroll,x" + String(repeating: ",1", count: 25) + "\n",
+        ("HEADER\ndispatch,floor\n", "results.csv:2: expected 33 fields, got 2"),
+        ("HEADER\nROW\nROW\ndispatch,floor,didScroll,x" + String(repeating: ",1", count: 29) + "\n",
          "results.csv:4: column width must be an integer, got 'x'"),
         ("HEADER\n\"unterminated\n", "results.csv:2: unterminated quoted field"),
     ])

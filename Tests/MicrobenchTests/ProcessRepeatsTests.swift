@@ -199,7 +199,7 @@ final class ProcessRepeatsTests {
         let text = CSV.render(rows)
         let legacy = text.split(separator: "\n").map { line in
             var fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            fields.removeSubrange(20..<23)
+            fields.removeSubrange(20..<27)  // the process and interval columns
             return fields.joined(separator: ",")
         }.joined(separator: "\n") + "\n"
         #expect(!legacy.contains("processes"))

@@ -226,6 +226,34 @@ def agreement(result, widths=PUBLISHED_WIDTHS, strategies=PUBLISHED_STRATEGIES):
     return len(cells), within[0], within[1], beyond
 
 
+def coverage(paths):
+    """How often each run's figures (ns per delivery, every case that carries an interval) lie inside the other
+    run's interval, and the intervals' median half-width: what the intervals claim (a rerun inside nine times in
+    ten), measured. No lines when neither file has intervals."""
+    runs = []
+    for path in paths:
+        try:
+            _, rows = results_csv.read(path)
+        except results_csv.Malformed as error:
+            results_csv.fail(str(error))
+        runs.append({results_csv.case(row): row for row in rows})
+    lines = []
+    for (a, label_a), (b, label_b) in (((runs[0], "A"), (runs[1], "B")), ((runs[1], "B"), (runs[0], "A"))):
+        inside, cells, widths = 0, 0, []
+        for name, row in a.items():
+            if not row.get("interval") or name not in b:
+                continue
+            half = float(row["interval"])
+            figure, other = float(row["ns_per_delivery"]), float(b[name]["ns_per_delivery"])
+            cells += 1
+            widths.append(half)
+            inside += abs(other - figure) <= half * figure
+        if cells:
+            lines.append(f"coverage: {inside} of {label_b}'s {cells} figures ({inside / cells * 100:.1f} %) lie inside "
+                         f"{label_a}'s intervals (median half-width ±{statistics.median(widths) * 100:.1f} %)")
+    return lines
+
+
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="scripts/compare", description=__doc__.split("\n\n", 1)[0],
@@ -241,7 +269,8 @@ def parse_arguments(argv):
     parser.add_argument("--agreement", action="store_true",
                         help="the published cells' agreement: each case's ratio to the same run's C floor "
                              "(--reference cFunctionPointer unless given, --min-ns 0), the share within ±5 %% and "
-                             "±10 %%, and every cell beyond ±5 %%")
+                             "±10 %%, and every cell beyond ±5 %%; then how often each run's figures lie inside the "
+                             "other's intervals (its coverage)")
     arguments = parser.parse_args(argv)
     if arguments.agreement:
         if arguments.column and arguments.column in results_csv.COUNTS:
@@ -271,6 +300,8 @@ def main(argv):
             shares = [sum(abs(p[3] - 1) <= band for p in dispatch) / len(dispatch) for band in (0.05, 0.10)]
             print(f"every dispatch case, likewise ({len(dispatch)}): {shares[0] * 100:.0f} % within ±5 %, "
                   f"{shares[1] * 100:.0f} % within ±10 %")
+        for line in coverage(paths):
+            print(line)
         return 0
     pairs = sorted(result.pairs, key=lambda p: magnitude(p[5]), reverse=True)
     what = f"{result.column} ÷ {reference}'s" if reference else result.column

@@ -32,6 +32,7 @@ import os
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -141,7 +142,7 @@ class Site:
 
     def write(self, name, title, body):
         nav = [("index.html", "Summary")] + [(page(f), f) for f in self.families] \
-            + [("compare.html", "Comparison"), ("history.html", "History"),
+            + [("compare.html", "Comparison"), ("history.html", "History"), ("machines.html", "Machines"),
                # The documentation, published beside the report (/Fanout/ and /Fanout/report/).
                ("/Fanout/documentation/fanout/", "Documentation")]
         links = "".join(f"<li><a href='{href}'>{html.escape(label)}</a></li>" for href, label in nav)
@@ -244,7 +245,8 @@ def index_page(site, options, rows, specs):
                        for f in site.families)
     body.append(f"<h2>Benchmark families</h2><ul>{families}</ul>"
                 "<p><a href='compare.html'>The comparison</a> with the committed baseline and with another run;"
-                " <a href='history.html'>the history</a> of the gate's counts.</p>")
+                " <a href='history.html'>the history</a> of the gate's counts; <a href='machines.html'>the"
+                " machines</a>, every CPU recorded, side by side.</p>")
     site.write("index.html", "Fanout: which dispatch strategy, at what cost", "\n".join(body))
 
 
@@ -378,6 +380,59 @@ def history_page(site, options, out):
     site.write("history.html", "History", body)
 
 
+MACHINE_STRATEGIES = ("existentialArray", "closureTable", "selectorDictionary", "weakArray", "lifetimeBound",
+                      "lifetimeBoundToOwner", "concurrent", "handWrittenLoop", "weakBoxMulticast",
+                      "cFunctionPointerAtomicPair")
+
+
+def machines_page(site):
+    """Every CPU model the project has recorded runs on (Results/records/*.csv, written by `bench combine`), side by
+    side: each strategy's didScroll figure at the published widths as a ratio to that CPU's own C floor
+    (`cFunctionPointer`), the mean over the CPU's recorded runs."""
+    folder = os.path.join(ROOT, "Results", "records")
+    records = sorted(name for name in os.listdir(folder) if name.endswith(".csv")) if os.path.isdir(folder) else []
+    machines = []
+    for name in records:
+        path = os.path.join(folder, name)
+        try:
+            _, rows = results_csv.read(path)
+        except results_csv.Malformed as error:
+            raise ReportError(str(error), status=2) from None
+        figures, runs = {}, set()
+        for row in rows:
+            if row["benchmark"] == "dispatch" and row["message"] == "didScroll" and row["width"] == row["responders"]:
+                figures.setdefault((row["strategy"], int(row["width"])), []).append(float(row["ns_per_delivery"]))
+                runs.add(row["timestamp"])
+        mean = {key: statistics.mean(values) for key, values in figures.items()}
+        machines.append((rows[0]["cpu"] if rows else name, len(runs), mean))
+    if not machines:
+        site.write("machines.html", "Machines", "<p class='muted'>No CPU has recorded runs: <code>bench combine</code>"
+                                                " writes <code>Results/records/</code>.</p>")
+        return
+    widths = sorted({width for _, _, mean in machines for (strategy, width) in mean if width in (1, 4, 64)})
+    head = "<th>strategy</th><th>width</th>" + "".join(
+        f"<th>{html.escape(cpu)}, {runs} runs</th>" for cpu, runs, _ in machines)
+    body_rows = []
+    for strategy in MACHINE_STRATEGIES:
+        for width in widths:
+            cells = []
+            for cpu, _, mean in machines:
+                figure, floor = mean.get((strategy, width)), mean.get(("cFunctionPointer", width))
+                text = f"{figure / floor:.2f}" if figure and floor else "–"
+                cells.append(cell(text, label=f"{cpu}"))
+            if any("–" not in c for c in cells):
+                body_rows.append(f"<tr>{cell(f'`{strategy}`', label='strategy')}{cell(str(width), label='width')}"
+                                 + "".join(cells) + "</tr>")
+    table = (f"<div class='fit'><table class='sortable'><thead><tr>{head}</tr></thead><tbody>\n"
+             + "\n".join(body_rows) + "\n</tbody></table></div>")
+    text = ("<p>Each CPU model the suite has recorded runs on (<code>Results/records/</code>, written by <code>bench"
+            " combine</code>), side by side: each strategy's <code>didScroll</code> figure, the mean over the CPU's"
+            " recorded runs, divided by that CPU's own C floor (<code>cFunctionPointer</code>) at the same width. A"
+            " strategy that pays atomics per message (<code>weakArray</code>, <code>concurrent</code>, the C loop"
+            " with an atomic pair) moves most between CPUs.</p>")
+    site.write("machines.html", "Machines", text + table)
+
+
 def main(argv):
     options = parse(argv)
     path = options["results"]
@@ -415,6 +470,7 @@ def main(argv):
             family_page(site, family, rows, specs)
         compare_page(site, options, rows)
         history_page(site, options, out)
+        machines_page(site)
         os.chmod(out, 0o755)
         previous = None
         if os.path.exists(output):
@@ -429,7 +485,7 @@ def main(argv):
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)
         raise
-    print(f"report: {len(families) + 3} pages in {options['output']} (open index.html)", file=sys.stderr)
+    print(f"report: {len(families) + 4} pages in {options['output']} (open index.html)", file=sys.stderr)
     return 0
 
 

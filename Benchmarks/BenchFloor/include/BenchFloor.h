@@ -32,4 +32,13 @@ void bench_floor_will_end_dragging(
 void bench_floor_increment(void);
 void bench_floor_decrement(void);
 
+/// The machine's primitives, out of line so that each is what it says (the `primitives` family): `count` calls
+/// through a function pointer the compiler cannot see through; `count` loads, each depending on the last, through a
+/// chain that `bench_floor_chain` made of nodes scattered over `bytes` (far more than any cache), so that each load
+/// misses every cache.
+void bench_floor_indirect_calls(long count);
+void *bench_floor_chain(long bytes);
+void bench_floor_chain_free(void *chain);
+void *bench_floor_chase(void *node, long count);
+
 #endif

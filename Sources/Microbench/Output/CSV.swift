@@ -38,7 +38,8 @@ public enum CSV {
             counts.map { number($0.releases) } ?? "", number(row.relativeSpread),
             row.heapBytesPerUnit.map(number) ?? "", row.cacheMissesPerDelivery.map(number) ?? "",
             row.processes.map(String.init) ?? "", row.processSpread.map(number) ?? "",
-            row.slowedProcesses.map(String.init) ?? "",
+            row.slowedProcesses.map(String.init) ?? "", row.interval.map(number) ?? "",
+            row.intervalRuns.map(String.init) ?? "", row.drift.map(number) ?? "", row.runs.map(String.init) ?? "",
         ] + row.metadata.values
     }
 
@@ -133,8 +134,8 @@ public enum CSV {
         return records
     }
 
-    /// Reads rows written by ``render(_:)``, or by a run before the process columns
-    /// (``ResultRow/processColumns``), whose rows then have none.
+    /// Reads rows written by ``render(_:)``, or by a run before the process columns (``ResultRow/processColumns``) or
+    /// the interval columns (``ResultRow/intervalColumns``), whose rows then have none.
     ///
     /// - Throws: ``ParseError`` naming the file and line of the first problem:
     ///   a missing or different header, a wrong number of fields, or a value
@@ -145,22 +146,15 @@ public enum CSV {
             throw ParseError(file: file, line: 1, reason: "empty file, expected a header")
         }
         let expected = Array(ResultRow.columns)
-        let legacy = expected.filter { !ResultRow.processColumns.contains($0) }
-        if header.fields == legacy {
-            let at = expected.firstIndex(of: ResultRow.processColumns[0])!
-            var rows: [ResultRow] = []
-            for record in records.dropFirst() {
-                guard record.fields.count == legacy.count else {
-                    let reason = "expected \(legacy.count) fields, got \(record.fields.count)"
-                    throw ParseError(file: file, line: record.line, reason: reason)
-                }
-                var fields = record.fields
-                fields.insert(contentsOf: ResultRow.processColumns.map { _ in "" }, at: at)
-                rows.append(try row(fields, line: record.line, file: file))
-            }
-            return rows
-        }
-        guard header.fields == expected else {
+        // The headers of earlier runs: without the interval columns, and without the process columns too.
+        let withoutIntervals = expected.filter { !ResultRow.intervalColumns.contains($0) }
+        let withoutProcesses = withoutIntervals.filter { !ResultRow.processColumns.contains($0) }
+        let missing: [String]
+        switch header.fields {
+        case expected: missing = []
+        case withoutIntervals: missing = ResultRow.intervalColumns
+        case withoutProcesses: missing = ResultRow.processColumns + ResultRow.intervalColumns
+        default:
             throw ParseError(
                 file: file, line: header.line,
                 reason: "header must be \(expected.joined(separator: ",")), got \(header.fields.joined(separator: ","))"
@@ -168,7 +162,13 @@ public enum CSV {
         }
         var rows: [ResultRow] = []
         for record in records.dropFirst() {
-            rows.append(try row(record.fields, line: record.line, file: file))
+            guard record.fields.count == header.fields.count else {
+                let reason = "expected \(header.fields.count) fields, got \(record.fields.count)"
+                throw ParseError(file: file, line: record.line, reason: reason)
+            }
+            var fields = record.fields
+            for column in missing { fields.insert("", at: expected.firstIndex(of: column)!) }
+            rows.append(try row(fields, line: record.line, file: file))
         }
         return rows
     }
@@ -204,7 +204,11 @@ public enum CSV {
         let processes = fields[20].isEmpty ? nil : try integer(20)
         let processSpread = fields[21].isEmpty ? nil : try double(21)
         let slowedProcesses = fields[22].isEmpty ? nil : try integer(22)
-        let metadata = Array(fields[23...])
+        let interval = fields[23].isEmpty ? nil : try double(23)
+        let intervalRuns = fields[24].isEmpty ? nil : try integer(24)
+        let drift = fields[25].isEmpty ? nil : try double(25)
+        let runs = fields[26].isEmpty ? nil : try integer(26)
+        let metadata = Array(fields[27...])
         return ResultRow(
             benchmark: fields[0], strategy: fields[1], message: fields[2], width: try integer(3),
             responders: try integer(4), samples: try integer(5), iterations: try integer(6),
@@ -213,7 +217,7 @@ public enum CSV {
             nanosecondsPerDelivery: try double(11), deliveriesPerSecond: try double(12), counts: counts,
             relativeSpread: try double(17), heapBytesPerUnit: heapBytesPerUnit,
             cacheMissesPerDelivery: cacheMissesPerDelivery, processes: processes, processSpread: processSpread,
-            slowedProcesses: slowedProcesses,
+            slowedProcesses: slowedProcesses, interval: interval, intervalRuns: intervalRuns, drift: drift, runs: runs,
             metadata: RunMetadata(
                 swiftVersion: metadata[0], commit: metadata[1], host: metadata[2], cpu: metadata[3],
                 timestamp: metadata[4], build: metadata[5]))

@@ -34,7 +34,8 @@ public enum Report {
             "width", "responders", "samples", "iterations", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90",
             "ns_per_op_min", "ns_per_delivery", "deliveries_per_second", "mallocs_per_op", "bytes_per_op",
             "retains_per_op", "releases_per_op", "spread_mad_over_median", "heap_bytes_per_unit",
-            "cache_misses_per_delivery", "processes", "process_spread", "slowed_processes",
+            "cache_misses_per_delivery", "processes", "process_spread", "slowed_processes", "interval", "interval_runs",
+            "drift", "runs",
         ]
         // Each key and value is encoded by `JSONEncoder`; the objects are assembled here so that their members keep
         // the CSV's column order (the encoder's keyed containers do not keep an order on every platform).

@@ -31,6 +31,17 @@ public struct ResultRow: Equatable, Sendable {
     public var processes: Int?
     public var processSpread: Double?
     public var slowedProcesses: Int?
+    /// How far the figure can be trusted (``RerunInterval``): the relative half-width of the interval that a rerun
+    /// of the same build on the same machine falls inside nine times out of ten, and how many full runs recorded
+    /// for the CPU its between-run part came from (0: it covers this run's processes only); `nil` (empty) for a
+    /// case measured in one process.
+    public var interval: Double?
+    public var intervalRuns: Int?
+    /// How far the figure moved over the run: its last time block of processes over its first, minus 1; `nil`
+    /// (empty) for a case measured in one process.
+    public var drift: Double?
+    /// How many full runs the figure is the mean of (`bench combine`); `nil` (empty) for one run.
+    public var runs: Int?
     public var metadata: RunMetadata
 
     /// The CSV header. The first seventeen columns are the stable interface;
@@ -41,10 +52,13 @@ public struct ResultRow: Equatable, Sendable {
             "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "ns_per_op_min", "ns_per_delivery",
             "deliveries_per_second", "mallocs_per_op", "bytes_per_op", "retains_per_op", "releases_per_op",
             "spread_mad_over_median", "heap_bytes_per_unit", "cache_misses_per_delivery",
-        ] + processColumns + RunMetadata.columns
+        ] + processColumns + intervalColumns + RunMetadata.columns
 
     /// The columns of a case measured in several processes, which a results CSV written before them lacks.
     public static let processColumns = ["processes", "process_spread", "slowed_processes"]
+
+    /// The columns of how far a figure can be trusted, which a results CSV written before them lacks.
+    public static let intervalColumns = ["interval", "interval_runs", "drift", "runs"]
 
     public init(
         benchmark: String, strategy: String, message: String, width: Int, responders: Int, samples: Int,
@@ -52,8 +66,13 @@ public struct ResultRow: Equatable, Sendable {
         nanosecondsPerOperationP90: Double, nanosecondsPerOperationMinimum: Double, nanosecondsPerDelivery: Double,
         deliveriesPerSecond: Double, counts: CountsPerOperation?, relativeSpread: Double,
         heapBytesPerUnit: Double? = nil, cacheMissesPerDelivery: Double? = nil, processes: Int? = nil,
-        processSpread: Double? = nil, slowedProcesses: Int? = nil, metadata: RunMetadata
+        processSpread: Double? = nil, slowedProcesses: Int? = nil, interval: Double? = nil, intervalRuns: Int? = nil,
+        drift: Double? = nil, runs: Int? = nil, metadata: RunMetadata
     ) {
+        self.interval = interval
+        self.intervalRuns = intervalRuns
+        self.drift = drift
+        self.runs = runs
         self.processes = processes
         self.processSpread = processSpread
         self.slowedProcesses = slowedProcesses

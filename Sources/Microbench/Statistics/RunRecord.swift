@@ -1,0 +1,113 @@
+import Foundation
+
+/// The full runs recorded for one CPU model (`Results/records/<cpu>.csv`, written by `bench combine`): how far each
+/// case's figure moved between them, which a run's intervals take their between-run part from (``RerunInterval``),
+/// and the combined figures the project publishes.
+public struct RunRecord: Sendable {
+    /// The CPU model the runs were measured on.
+    public let cpu: String
+    /// How many full runs the record holds (rows of one run share its start time).
+    public let runs: Int
+    /// Each case's relative standard deviation between the runs, shrunk toward ``pooled``
+    /// (``RerunInterval/between(_:pooled:)``), by case name.
+    public let between: [String: Double]
+    /// The median of the cases' own relative standard deviations between the runs.
+    public let pooled: Double
+    /// Each case's figures (ns per operation), one per run, in the order the runs started, by case name.
+    public let figures: [String: [Double]]
+
+    /// Where the record of `cpu` is: `Results/records/amd-epyc-2-cores.csv` for "AMD EPYC (2 cores)".
+    public static func path(forCPU cpu: String, in directory: String = "Results/records") -> String {
+        let slug = cpu.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+            .split(separator: "-").joined(separator: "-")
+        return directory + "/" + slug + ".csv"
+    }
+
+    /// The record of the runs in `rows`: each run's rows share one start time (`timestamp`), and only the cases
+    /// measured in several processes count.
+    ///
+    /// - Precondition: every row names the same CPU.
+    public init(rows: [ResultRow]) {
+        cpu = rows.first?.metadata.cpu ?? ""
+        let starts = Array(Set(rows.map(\.metadata.timestamp))).sorted()
+        runs = starts.count
+        var figures: [String: [Double]] = [:]
+        for start in starts {
+            for row in rows where row.metadata.timestamp == start && (row.processes ?? 0) > 1 {
+                figures[row.name, default: []].append(row.nanosecondsPerOperationMedian)
+            }
+        }
+        self.figures = figures
+        let own = figures.values.filter { $0.count >= 2 }.map(RerunInterval.relativeDeviation).sorted()
+        let pooled = own.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: own)
+        self.pooled = pooled
+        between = figures.mapValues { RerunInterval.between($0, pooled: pooled) }
+    }
+
+    /// The between-run spread of the case named `name`: its own shrunk toward the pool, or the pool's where the
+    /// record lacks it.
+    public func spread(of name: String) -> Double { between[name] ?? pooled }
+
+    /// The record of `cpu` under `directory`, or `nil` when none is committed.
+    ///
+    /// - Throws: ``CSV/ParseError`` when the file is malformed.
+    public static func load(forCPU cpu: String, in directory: String = "Results/records") throws(CSV.ParseError)
+        -> RunRecord?
+    {
+        let path = path(forCPU: cpu, in: directory)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let rows = try CSV.parse(String(decoding: data, as: UTF8.self), file: path)
+        return rows.isEmpty ? nil : RunRecord(rows: rows)
+    }
+
+    /// Why `runs` (each the rows of one full run) cannot make a record: another build, commit, CPU or Swift, fewer
+    /// than three runs, or two that started less than `minimumGap` seconds apart; `nil` when they can.
+    public static func refusal(of runs: [[ResultRow]], minimumGap: Double = 20 * 60) -> String? {
+        guard runs.count >= 3 else { return "a record takes at least three full runs, got \(runs.count)" }
+        let firsts = runs.map { $0.first?.metadata }
+        guard let first = firsts.first ?? nil, firsts.allSatisfy({ $0 != nil }) else { return "a run has no rows" }
+        for metadata in firsts.compactMap({ $0 }) {
+            for (what, a, b) in [
+                ("commit", first.commit, metadata.commit), ("CPU", first.cpu, metadata.cpu),
+                ("Swift", first.swiftVersion, metadata.swiftVersion), ("build", first.build, metadata.build),
+            ] where a != b {
+                return "the runs differ in their \(what): \(a) and \(b); a record is one build on one CPU"
+            }
+        }
+        let formatter = ISO8601DateFormatter()
+        let starts = firsts.compactMap { $0.flatMap { formatter.date(from: $0.timestamp) } }.sorted()
+        guard starts.count == runs.count else { return "a run's start time cannot be read" }
+        for (earlier, later) in zip(starts, starts.dropFirst()) where later.timeIntervalSince(earlier) < minimumGap {
+            return
+                "two runs started \(Int(later.timeIntervalSince(earlier) / 60)) min apart; a record takes runs at least"
+                + " \(Int(minimumGap / 60)) min apart, so that it sees the machine's modes"
+        }
+        return nil
+    }
+
+    /// One row per case of `runs`: the mean of the runs' figures (each timing column the mean of the runs'), the
+    /// counts and the other columns of the first run, the interval a rerun falls inside nine times out of ten
+    /// (``RerunInterval``: between the runs only, scaled for a mean of `runs.count`), and ``ResultRow/runs``.
+    public static func combined(_ runs: [[ResultRow]]) -> [ResultRow] {
+        let record = RunRecord(rows: runs.flatMap { $0 })
+        let byName = runs.map { Dictionary($0.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return runs[0].map { first in
+            let rows = byName.compactMap { $0[first.name] }
+            func mean(_ value: (ResultRow) -> Double) -> Double { rows.map(value).reduce(0, +) / Double(rows.count) }
+            var row = first
+            row.nanosecondsPerOperationMedian = mean(\.nanosecondsPerOperationMedian)
+            row.nanosecondsPerOperationP10 = mean(\.nanosecondsPerOperationP10)
+            row.nanosecondsPerOperationP90 = mean(\.nanosecondsPerOperationP90)
+            row.nanosecondsPerOperationMinimum = mean(\.nanosecondsPerOperationMinimum)
+            row.nanosecondsPerDelivery = mean(\.nanosecondsPerDelivery)
+            row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
+            row.runs = rows.count
+            if (first.processes ?? 0) > 1 {
+                row.interval = RerunInterval(meanOf: rows.count, between: record.spread(of: first.name)).halfWidth
+                row.intervalRuns = rows.count
+                row.drift = nil
+            }
+            return row
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import FanoutMicrobench
+import Foundation
+import Testing
+
+/// How far a published figure can be trusted (`RerunInterval`, `RunRecord`): the interval's construction from the
+/// processes' time blocks and the runs recorded for the CPU, the record and the combined results, and the marks the
+/// summary puts on a loose figure.
+@Suite("Intervals that cover a rerun")
+struct RerunIntervalTests {
+    /// 120 processes' medians around 10 ns: steady (a fixed ±2 % pattern), or drifting by 20 % over the run.
+    static let pattern: [Double] = [-1, 0, 1, 0.5, -0.5]
+    static let steady: [Double] = (0..<120).map { index in 10 * (1 + 0.02 * pattern[index % 5]) }
+    static let drifting: [Double] = (0..<120).map { index in
+        let trend: Double = 10 * (1 + 0.2 * Double(index) / 119)
+        return trend + 0.2 * pattern[index % 5]
+    }
+
+    @Test("a set of processes that drifts over the run widens the interval; a steady one does not")
+    func driftWidens() {
+        func interval(_ values: [Double]) -> (RerunInterval, Double?) {
+            let figure = ProcessFigure(values).figure
+            let blocks = RerunInterval.blockFigures(values)
+            return (
+                RerunInterval(within: RerunInterval.within(blocks: blocks, figure: figure), between: 0, runs: 0),
+                RerunInterval.drift(blocks: blocks)
+            )
+        }
+        let (steady, steadyDrift) = interval(Self.steady)
+        let (drifting, drift) = interval(Self.drifting)
+        #expect(steady.halfWidth < 0.01, "\(steady.halfWidth)")
+        #expect(drifting.halfWidth > 0.08, "\(drifting.halfWidth)")
+        #expect(abs(steadyDrift ?? 1) < 0.01)
+        #expect((drift ?? 0) > 0.15, "the last block is about 17 % above the first")
+        #expect(RerunInterval.blockFigures(Self.steady).count == 6)
+        #expect(RerunInterval.blockFigures([1, 2, 3]).isEmpty, "too few processes to say")
+    }
+
+    @Test("the between-run spread widens the interval; a mean of runs narrows it")
+    func betweenRuns() {
+        let alone = RerunInterval(within: 0.01, between: 0, runs: 0)
+        let recorded = RerunInterval(within: 0.01, between: 0.03, runs: 3)
+        #expect(abs(alone.halfWidth - 1.645 * (2 * 0.0001).squareRoot()) < 1e-12)
+        #expect(abs(recorded.halfWidth - 1.645 * (2 * (0.0001 + 0.0009)).squareRoot()) < 1e-12)
+        #expect(RerunInterval(meanOf: 3, between: 0.03).halfWidth < RerunInterval(meanOf: 1, between: 0.03).halfWidth)
+        // One case's own spread between three runs counts for half against the pool's.
+        let own = RerunInterval.relativeDeviation([9, 10, 11])
+        #expect(abs(own - 0.1) < 1e-12)
+        #expect(abs(RerunInterval.between([9, 10, 11], pooled: 0.02) - ((0.01 + 0.0004) / 2).squareRoot()) < 1e-12)
+    }
+
+    /// A run's rows of two published cases (measured in 120 processes) and one measured in the run's own process,
+    /// started at `start`, each figure scaled by `scale`.
+    static func run(start: String, scale: Double, commit: String = "abc") -> [ResultRow] {
+        let metadata = RunMetadata(
+            swiftVersion: "Swift 6.3.1", commit: commit, host: "vm", cpu: "Test CPU (2 cores)", timestamp: start,
+            build: "release")
+        return [("dispatch/existentialArray/didScroll/4/4", 8.0, 120), ("dispatch/weakArray/didScroll/4/4", 90.0, 120),
+                ("setup/existentialArray/add/4/4", 400.0, 1)].map { name, ns, processes in
+            let parts = name.split(separator: "/").map(String.init)
+            return ResultRow(
+                benchmark: parts[0], strategy: parts[1], message: parts[2], width: 4, responders: 4, samples: 2,
+                iterations: 100, nanosecondsPerOperationMedian: ns * scale, nanosecondsPerOperationP10: ns * scale,
+                nanosecondsPerOperationP90: ns * scale, nanosecondsPerOperationMinimum: ns * scale,
+                nanosecondsPerDelivery: ns * scale / 4, deliveriesPerSecond: 0, counts: nil, relativeSpread: 0.01,
+                processes: processes > 1 ? processes : nil, metadata: metadata)
+        }
+    }
+
+    @Test("three runs make a record: each case's spread between them, and the combined figures with their interval")
+    func recordAndCombined() throws {
+        let runs = [
+            Self.run(start: "2026-11-29T01:00:00Z", scale: 1), Self.run(start: "2026-11-29T01:25:00Z", scale: 1.04),
+            Self.run(start: "2026-11-29T01:50:00Z", scale: 0.97),
+        ]
+        #expect(RunRecord.refusal(of: runs) == nil)
+        let record = RunRecord(rows: runs.flatMap { $0 })
+        #expect(record.runs == 3 && record.cpu == "Test CPU (2 cores)")
+        #expect(record.figures["dispatch/existentialArray/didScroll/4/4"] == [8, 8 * 1.04, 8 * 0.97])
+        #expect(record.figures["setup/existentialArray/add/4/4"] == nil, "measured in one process: not recorded")
+        let spread = RerunInterval.relativeDeviation([1, 1.04, 0.97])
+        #expect(abs(record.pooled - spread) < 1e-12 && abs(record.spread(of: "other") - spread) < 1e-12)
+        let combined = RunRecord.combined(runs)
+        let strong = try #require(combined.first { $0.strategy == "existentialArray" && $0.benchmark == "dispatch" })
+        #expect(abs(strong.nanosecondsPerOperationMedian - 8 * (1 + 1.04 + 0.97) / 3) < 1e-9)
+        #expect(strong.runs == 3 && strong.intervalRuns == 3)
+        #expect(abs(strong.interval! - RerunInterval(meanOf: 3, between: spread).halfWidth) < 1e-12)
+        let setup = try #require(combined.first { $0.benchmark == "setup" })
+        #expect(setup.interval == nil && setup.runs == 3)
+        #expect(RunRecord.path(forCPU: "AMD EPYC (2 cores)") == "Results/records/amd-epyc-2-cores.csv")
+    }
+
+    @Test("a record refuses fewer than three runs, runs less than 20 min apart, and runs of two builds")
+    func recordRefusals() {
+        let first = Self.run(start: "2026-11-29T01:00:00Z", scale: 1)
+        let late = Self.run(start: "2026-11-29T01:30:00Z", scale: 1)
+        #expect(RunRecord.refusal(of: [first, late])?.contains("at least three full runs") == true)
+        let close = [first, Self.run(start: "2026-11-29T01:10:00Z", scale: 1), Self.run(start: "2026-11-29T02:00:00Z", scale: 1)]
+        #expect(RunRecord.refusal(of: close)?.contains("10 min apart") == true)
+        let builds = [first, late, Self.run(start: "2026-11-29T02:00:00Z", scale: 1, commit: "def")]
+        #expect(RunRecord.refusal(of: builds)?.contains("differ in their commit") == true)
+    }
+
+    @Test("a merged figure carries its interval: its processes' blocks and the record's spread for its case")
+    func mergeCarriesTheInterval() throws {
+        let runs = [
+            Self.run(start: "2026-11-29T01:00:00Z", scale: 1), Self.run(start: "2026-11-29T01:25:00Z", scale: 1.1),
+            Self.run(start: "2026-11-29T01:50:00Z", scale: 0.9),
+        ]
+        let record = RunRecord(rows: runs.flatMap { $0 })
+        let own = Self.run(start: "2026-11-29T03:00:00Z", scale: 1)
+        let name = "dispatch/existentialArray/didScroll/4/4"
+        let repeats = [name: Self.steady.map { value in
+            var row = own[0]
+            row.nanosecondsPerOperationMedian = value
+            return row
+        }]
+        let alone = ProcessRepeats.merge(own, repeats: repeats).rows[0]
+        let recorded = ProcessRepeats.merge(own, repeats: repeats, record: record).rows[0]
+        #expect(alone.intervalRuns == 0 && recorded.intervalRuns == 3)
+        #expect(try #require(alone.interval) < 0.01)
+        #expect(try #require(recorded.interval) > 0.15, "the record's 10 % spread between runs")
+        #expect(alone.drift != nil)
+        #expect(ProcessRepeats.merge(own, repeats: repeats).rows[2].interval == nil, "a case of one process")
+    }
+
+    @Test("the interval columns go through the CSV, and a file written before them reads with none")
+    func columns() throws {
+        var row = Self.run(start: "2026-11-29T01:00:00Z", scale: 1)[0]
+        row.interval = 0.0312
+        row.intervalRuns = 3
+        row.drift = -0.012
+        row.runs = 3
+        let read = try CSV.parse(CSV.render([row]), file: "test")
+        #expect(read == [row])
+        let legacy = CSV.render([Self.run(start: "2026-11-29T01:00:00Z", scale: 1)[0]])
+            .split(separator: "\n").map { line in
+                line.split(separator: ",", omittingEmptySubsequences: false).enumerated()
+                    .filter { !(23...26).contains($0.offset) }.map(\.element).joined(separator: ",")
+            }.joined(separator: "\n") + "\n"
+        let old = try CSV.parse(legacy, file: "legacy")
+        #expect(old.count == 1 && old[0].interval == nil && old[0].runs == nil)
+    }
+
+    @Test("bench summary marks a figure whose interval is beyond ±5 % with ~, and opens with how far to trust it")
+    func summaryMarksLooseFigures() throws {
+        var rows = try CSV.parse(
+            try String(contentsOfFile: packageRoot + "/Results/results.csv", encoding: .utf8), file: "committed")
+        for index in rows.indices where rows[index].processes ?? 0 > 1 {
+            rows[index].interval = rows[index].name == "dispatch/existentialArray/didScroll/4/4" ? 0.08 : 0.02
+            rows[index].intervalRuns = 0
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try CSV.render(rows).write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try runBench(["summary", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("trust: a rerun of this build here falls within ±2.0 %"), "\(lines[1])")
+        #expect(lines[1].contains("from this run's processes only"))
+        let table = try #require(lines.first { $0.hasPrefix("existentialArray ") })
+        let didScroll = table.split(separator: " ", omittingEmptySubsequences: true).dropFirst().prefix(3)
+        #expect(didScroll.map { $0.hasSuffix("~") } == [false, true, false], "\(table)")
+        #expect(lines.contains { $0.contains("~ marks the 1 beyond ±5 %") })
+    }
+
+    @Test(
+        "the cold pass as bench wires it empties the caches before each counted operation",
+        .enabled(if: Subprocess.find("valgrind") != nil))
+    func coldPassEvicts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/cold.csv"
+        let result = try runBench([
+            "--filter", "^cold/existentialArray/didScroll/16/16$", "--processes", "1", "--samples", "1", "--rounds",
+            "1", "--output", output, "--no-progress",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = try CSV.parse(try String(contentsOfFile: output, encoding: .utf8), file: output)
+        let misses = try #require(rows.first?.cacheMissesPerDelivery, "\(result.standardError)")
+        // Each delivery reads its target and the entry that names it, at least one line apart from the last: a sweep
+        // that evicted nothing would leave them cached, a fraction of a line per delivery.
+        #expect(misses >= 1, "\(misses) last-level misses per delivery")
+    }
+}
