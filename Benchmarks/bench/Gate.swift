@@ -39,7 +39,7 @@ enum Gate {
                         cases.append(StaticFanOutFamily.genericCase(message, width: width, responders: responders))
                     }
                 }
-                // What the static composition's goals compare it with (Tests/MicrobenchTests/BaselineClaimsTests):
+                // What the static composition's goals compare it with (Tests/MicrobenchTests/BaselineClaimsTests.swift):
                 // the inlined floor, and existentialArray where the widths above leave it out.
                 cases.append(DispatchFamily.floorCase(message, width: width, responders: width))
                 if !widths.contains(width) {

@@ -20,7 +20,7 @@ public protocol ScrollViewMultiplexer: ScrollViewDelegate {
     /// The number of live registered targets.
     var count: Int { get }
     /// Called when the set of messages some target responds to changes
-    /// (``Multiplexer/respondersDidChange``).
+    /// (`Multiplexing.respondersDidChange`).
     var respondersDidChange: (() -> Void)? { get set }
 }
 

@@ -139,7 +139,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         announcingChanges { confinement.run(self) { _ = removeNow(Schema.identity(of: target)) } }
     }
 
-    /// Removes the registration of `id`, if any, and returns it for the caller to release once its access ends.
+    /// Removes the registration of `id`, if any, and returns it: the caller drops it (freeing what it held).
     private func removeNow(_ id: ObjectIdentifier) -> Table.Entry? {
         guard let entry = table.remove(id) else { return nil }
         if entry.value.hold == .weak { weaklyHeld -= 1 }
