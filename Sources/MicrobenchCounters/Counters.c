@@ -13,9 +13,11 @@
 //   swift_bridgeObjectRetain(_n), swift_nonatomic_bridgeObjectRetain(_n),
 //   swift_unownedRetainStrong, swift_nonatomic_unownedRetainStrong,
 //   swift_unownedRetainStrongAndRelease (a strong retain taken through an
-//   unowned reference), and swift_tryRetain called by compiled code (a
-//   retain unless the object is being deinitialized; `lifetimeBound` retains
-//   a holder for its call with it).
+//   unowned reference); and, when they return an object, swift_tryRetain
+//   (a retain unless the object is being deinitialized: `weakArray` and
+//   `lifetimeBound` retain a target for its call with it) and the weak loads
+//   swift_weakLoadStrong and swift_weakTakeStrong (a weak reference's +1: a
+//   retain, through the side table).
 // - Strong releases, one call each: swift_release, swift_release_n,
 //   swift_nonatomic_release(_n), swift_bridgeObjectRelease(_n),
 //   swift_nonatomic_bridgeObjectRelease(_n).
@@ -28,7 +30,7 @@
 // executable exports every symbol that a linked shared library references.
 // Calls that the Swift runtime makes to its own swift_retain and
 // swift_tryRetain (for example inside a weak load) are internal to
-// libswiftCore and are not seen.
+// libswiftCore and are not seen: a weak load counts once, as its one retain.
 //
 // Cost when not counting: one load of `mode` and a predictable branch, then a
 // tail call to the real function (glibc's __libc_* for the allocator,
@@ -123,6 +125,7 @@ typedef void (*release_fn)(void *);
 typedef void (*release_n_fn)(void *, uint32_t);
 
 static object_fn real_retain, real_nonatomic_retain, real_bridge_retain, real_nonatomic_bridge_retain, real_try_retain;
+static object_fn real_weak_load_strong, real_weak_take_strong;
 static object_n_fn real_retain_n, real_nonatomic_retain_n, real_bridge_retain_n, real_nonatomic_bridge_retain_n;
 static release_fn real_release, real_nonatomic_release, real_bridge_release, real_nonatomic_bridge_release;
 static release_fn real_unowned_retain_strong, real_nonatomic_unowned_retain_strong;
@@ -138,6 +141,8 @@ static void *lookup(const char *name) {
 static void resolve(void) {
     real_retain = (object_fn)lookup("swift_retain");
     real_try_retain = (object_fn)lookup("swift_tryRetain");
+    real_weak_load_strong = (object_fn)lookup("swift_weakLoadStrong");
+    real_weak_take_strong = (object_fn)lookup("swift_weakTakeStrong");
     real_retain_n = (object_n_fn)lookup("swift_retain_n");
     real_nonatomic_retain = (object_fn)lookup("swift_nonatomic_retain");
     real_nonatomic_retain_n = (object_n_fn)lookup("swift_nonatomic_retain_n");
@@ -309,7 +314,6 @@ void free(void *pointer) {
     }
 
 RETAIN(swift_retain, real_retain)
-RETAIN(swift_tryRetain, real_try_retain)
 RETAIN_N(swift_retain_n, real_retain_n)
 RETAIN(swift_nonatomic_retain, real_nonatomic_retain)
 RETAIN_N(swift_nonatomic_retain_n, real_nonatomic_retain_n)
@@ -335,5 +339,19 @@ RELEASE_N(swift_nonatomic_bridgeObjectRelease_n, real_nonatomic_bridge_release_n
 RETAIN_VOID(swift_unownedRetainStrong, real_unowned_retain_strong)
 RETAIN_VOID(swift_nonatomic_unownedRetainStrong, real_nonatomic_unowned_retain_strong)
 RETAIN_VOID(swift_unownedRetainStrongAndRelease, real_unowned_retain_strong_and_release)
+
+// A retain that may not happen (the object is being deinitialized, or a weak
+// reference is nil): counted when it returns an object.
+#define RETAIN_IF_OBJECT(name, real)                                \
+    void *name(void *object) {                                      \
+        if (LIKELY_FAST) return real(object);                       \
+        slow_path(0, 0);                                            \
+        void *retained = real(object);                              \
+        if (retained) slow_path(1, 0);                              \
+        return retained;                                            \
+    }
+RETAIN_IF_OBJECT(swift_tryRetain, real_try_retain)
+RETAIN_IF_OBJECT(swift_weakLoadStrong, real_weak_load_strong)
+RETAIN_IF_OBJECT(swift_weakTakeStrong, real_weak_take_strong)
 
 #endif

@@ -112,6 +112,42 @@ struct WeakTargetTests {
         expectDeliveries(log, .didScroll, [0])
     }
 
+    @Test("a dead target's entry goes when the dispatch that finds it ends, with one announcement",
+          arguments: weakStrategies)
+    func deadEntryDroppedByDispatch(strategy: DispatchStrategy) {
+        final class Announcements { var count = 0 }
+        let multiplexer = strategy.makeMultiplexer(), log = Log(), announcements = Announcements()
+        let scroller = Probe(0, log: log, responders: [.didScroll])
+        var zoomer: Probe? = Probe(1, log: log, responders: [.didScroll, .viewForZooming])
+        multiplexer.add(scroller)
+        multiplexer.add(zoomer!)
+        multiplexer.respondersDidChange = { [announcements] in announcements.count += 1 }
+        zoomer = nil
+        #expect(announcements.count == 0, "nothing noticed the death yet")
+        multiplexer.scrollViewDidScroll(scrollView)
+        expectDeliveries(log, .didScroll, [0])
+        #expect(announcements.count == 1, "the entry went at the dispatch's end: viewForZooming has no responder")
+        multiplexer.scrollViewDidScroll(scrollView)
+        #expect(announcements.count == 1)
+        #expect(multiplexer.count == 1)
+        withExtendedLifetime(scroller) {}
+    }
+
+    #if !_runtime(_ObjC)  // there a weak reference stands in for the unowned count
+        @Test("a registration keeps its target's memory with one unowned count, given back when its entry goes",
+              arguments: arguments)
+        func unownedCountGivenBack(strategy: DispatchStrategy, kind: TargetKind) {
+            let multiplexer = strategy.makeMultiplexer(), log = Log()
+            let target = kind.make(0, log: log)
+            let before = _getUnownedRetainCount(target), strongBefore = _getRetainCount(target)
+            multiplexer.add(target)
+            #expect(_getUnownedRetainCount(target) == before + 1)
+            #expect(_getRetainCount(target) == strongBefore, "and no strong count")
+            multiplexer.remove(target)
+            #expect(_getUnownedRetainCount(target) == before)
+        }
+    #endif
+
     @Test("lifetimeBound: a holder's bag carries one token per live registration")
     func holderTokens() {
         let log = Log()

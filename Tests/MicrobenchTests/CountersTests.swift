@@ -45,6 +45,19 @@ private func counting(_ body: (UnsafeMutableRawPointer) -> Void) -> CounterReadi
     return Counters.count { body(object.toOpaque()) }
 }
 
+/// Calls `swift_tryRetain` on itself from its deinit, counting.
+private final class TriesToRetainItselfInDeinit {
+    nonisolated(unsafe) static var reading: CounterReading?
+    nonisolated(unsafe) static var retained: Bool?
+    deinit {
+        let tryRetain = exported("swift_tryRetain", as: Retain.self)
+        let object = Unmanaged.passUnretained(self).toOpaque()
+        var result: UnsafeMutableRawPointer?
+        Self.reading = Counters.count { result = tryRetain(object) }
+        Self.retained = result != nil
+    }
+}
+
 @Test("the counting hooks are in every build but a sanitizer build or one off glibc, which leave them out on purpose")
 func hooksMatchTheBuild() {
     #expect(Counters.areAvailable == !Counters.areCompiledOut)
@@ -215,6 +228,30 @@ struct CountersTests {
             release(object)
         }
         #expect(counts == CounterReading(mallocs: 0, bytes: 0, retains: 1, releases: 1))
+    }
+
+    @Test("a weak load that returns an object counts as a retain; one that returns nil counts none")
+    func weakLoadCountsItsRetain() {
+        final class Holder {
+            weak var object: Box?
+        }
+        let holder = Holder()
+        let box = Box()
+        holder.object = box
+        // Through the compiled weak load (`swift_weakLoadStrong`), as an app's weak box reads it: +1, then its release.
+        let live = Counters.count { withExtendedLifetime(holder.object) { _ in } }
+        #expect(live == CounterReading(mallocs: 0, bytes: 0, retains: 1, releases: 1))
+        holder.object = nil
+        let empty = Counters.count { withExtendedLifetime(holder.object) { _ in } }
+        #expect(empty.retains == 0)  // (its release of `nil` is a call, counted as one)
+        withExtendedLifetime(box) {}
+    }
+
+    @Test("swift_tryRetain on an object being deinitialized counts nothing: it retains nothing")
+    func failedTryRetainCountsNothing() {
+        _ = TriesToRetainItselfInDeinit()
+        #expect(TriesToRetainItselfInDeinit.retained == false, "refused: the deinit has begun")
+        #expect(TriesToRetainItselfInDeinit.reading == CounterReading(mallocs: 0, bytes: 0, retains: 0, releases: 0))
     }
 
     // MARK: Counting itself

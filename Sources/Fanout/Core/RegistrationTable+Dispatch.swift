@@ -37,8 +37,9 @@ extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == Registra
     @usableFromInline @inline(__always)
     var isDispatching: Bool { table.isDispatching }
 
-    /// Nothing to flag: a change during dispatches retired the buffer they read, and the end that frees the last
-    /// retired buffer calls ``SingleThreaded/dispatchesEnded()``.
+    /// Nothing to flag for a change: a change during dispatches retired the buffer they read, and the end that frees
+    /// the last retired buffer calls ``SingleThreaded/dispatchesEnded()``. (A dispatch that finds a dead target flags
+    /// the buffer itself: `dropGoneTargetsWhenDispatchesEnd()`.)
     @usableFromInline
     func flagDispatches() {}
 }
@@ -64,6 +65,17 @@ where
             call.end()
         } else {
             endDispatch(after: call)
+        }
+    }
+
+    /// A dispatch found a registered target gone: a change of the responders, deferred as a change made during the
+    /// dispatches is, so that the last to end calls ``SingleThreaded/dispatchesEnded()``, where the strategy drops it
+    /// (``SingleThreaded/endDispatches(dropping:)``) and announces the change.
+    @usableFromInline @inline(never)
+    func dropGoneTargetsWhenDispatchesEnd() {
+        _withUnsafeGuaranteedRef {
+            if $0.deferredAnnouncement == nil { $0.deferredAnnouncement = $0.respondingBits }
+            $0.pinned.flagDispatches()
         }
     }
 

@@ -103,7 +103,12 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Removes the registrations whose values satisfy `shouldRemove`, releasing them inside this access: callers
     /// remove only registrations whose weak reference is gone, which own no target.
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
-        guard registrations.elements.contains(where: { shouldRemove($0.value) }) else { return }
+        // Each value read in place, through a pointer: in code generic over the schema, an iterator or a subscript
+        // copies the element (a retain and a release), and an array's iterator allocates too.
+        let any = registrations.elements.withUnsafeBufferPointer { entries in
+            entries.indices.contains { shouldRemove((entries.baseAddress.unsafelyUnwrapped + $0).pointee.value) }
+        }
+        guard any else { return }
         var removed: [Entry] = []
         registrations.modify {
             $0.removeAll { entry in

@@ -54,6 +54,15 @@ extension SingleThreaded {
         if deferredAnnouncement != nil && !isDispatching { announceDeferred() }
     }
 
+    /// ``dispatchesEnded()`` of a strategy whose dispatches find dead targets: when a change is deferred (a target
+    /// found dead is one), drops the dead targets with `drop`, then announces the change, with any made during the
+    /// dispatches, once.
+    func endDispatches(dropping drop: () -> Void) {
+        guard deferredAnnouncement != nil && !isDispatching else { return }
+        drop()
+        announceDeferred()
+    }
+
     /// Runs `change`, a call that may change the registrations, then announces a change of the responding set.
     /// Called with no access to the multiplexer's state held, so that the handler may read it.
     @discardableResult @inline(__always)

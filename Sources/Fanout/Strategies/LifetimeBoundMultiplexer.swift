@@ -181,17 +181,29 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
-                if weaklyHeld > 0 {
-                    let before = table.count
-                    table.removeAll(where: \.isDeadWeakReference)
-                    weaklyHeld -= before - table.count
-                }
+                dropDeadTargets()
                 guard selfBound > 0 else { return table.count }
                 var deallocating = 0
                 for entry in table.entries where entry.value.registration.isDeallocating { deallocating += 1 }
                 return table.count - deallocating
             }
         }
+    }
+
+    /// Drops the weak registrations whose targets are dead, giving back their memory; frees nothing else, so runs no
+    /// user code.
+    private func dropDeadTargets() {
+        guard weaklyHeld > 0 else { return }
+        let before = table.count
+        table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
+        weaklyHeld -= before - table.count
+    }
+
+    /// The last dispatch in flight ended after one found a target gone: drops the dead weakly held ones (a holder's
+    /// registration is ended by its bag), and announces the change (with any made during the dispatches) once.
+    @usableFromInline
+    func dispatchesEnded() {
+        endDispatches { confinement.run(self) { dropDeadTargets() } }
     }
 
     /// Whether any live registered target responds to `key`: weakly held targets are loaded, and a holder may be
@@ -232,46 +244,31 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
                     return shouldContinue(lend(&pinned[index].value.stored.pointee, to: invoke))
                 }
                 return deliver(
-                    toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, while: shouldContinue, invoking: invoke)
+                    toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, in: storage, while: shouldContinue,
+                    invoking: invoke)
             }
         }
     }
 
-    /// Calls, with `invoke`, the target of `entry`, a registration not bound to an owner, unless it is a weak
-    /// reference whose target is gone; returns whether the dispatch goes on. The caller keeps `entry` alive.
+    /// Calls, with `invoke`, the target of `entry`, a registration not bound to an owner, unless its target is gone;
+    /// returns whether the dispatch goes on. The caller keeps `entry` alive.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal static func deliver<Result>(
-        toHeldApart entry: UnsafePointer<Table.Entry>, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Schema.Target) -> Result
+        toHeldApart entry: UnsafePointer<Table.Entry>, in storage: Unmanaged<LifetimeBoundMultiplexer>,
+        while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
     ) -> Bool {
-        // +1 on the target until the call returns, whatever the callback does: a holder's retain, or the weak load's
-        // own +1 (atomic, so that a target released elsewhere is either loaded alive or skipped); none for
-        // `unretained`, whose caller guarantees the target outlives its calls (counted in debug builds). The +1 is
-        // given back through `object`, and the hold read again after the call, so that no value read from the entry
-        // is live across the call; each read is in place (a copy of the registration is a retain and a release).
-        let hold = entry.pointee.value.hold
-        assert(hold != .strong, "a target bound to an owner is called from its entry, not here")
-        if hold == .retainedPerCall {
-            // Retained unless inside its own deinit (its bag ends it only after the deinit's body), then skipped as a
-            // weak load would skip it. Explicit: a copy of `pointee` may become a borrow, which keeps nothing alive.
-            let object = entry.pointee.value.registration.object.unsafelyUnwrapped.toOpaque()
-            guard swift_tryRetain(object) != nil else { return true }
-        } else if hold == .weak {
-            guard let object = entry.pointee.value.registration.weakObject else { return true }
-            _ = Unmanaged.passRetained(object)  // the weak load's +1, kept past `object`
-        } else {
+        // Each read is in place: a copy of the registration is a retain and a release.
+        assert(entry.pointee.value.hold != .strong, "a target bound to an owner is called from its entry, not here")
+        if entry.pointee.value.hold == .unretained {
+            // The caller guarantees that the target outlives its calls (counted in debug builds).
             #if DEBUG
                 entry.pointee.value.registration.callsInFlight += 1
+                defer { entry.pointee.value.registration.callsInFlight -= 1 }
             #endif
+            return shouldContinue(lend(&entry.pointee.value.stored.pointee, to: invoke))
         }
-        let proceed = shouldContinue(lend(&entry.pointee.value.stored.pointee, to: invoke))
-        if entry.pointee.value.hold != .unretained {
-            entry.pointee.value.registration.object.unsafelyUnwrapped.release()
-        } else {
-            #if DEBUG
-                entry.pointee.value.registration.callsInFlight -= 1
-            #endif
-        }
-        return proceed
+        // A holder inside its own deinit is skipped too; its bag ends the registration after the deinit's body.
+        return Unmanaged.passUnretained(entry.pointee.value.registration).callRetained(
+            while: shouldContinue, invoking: invoke, ifGone: storage.dropGoneTargetsWhenDispatchesEnd)
     }
 }

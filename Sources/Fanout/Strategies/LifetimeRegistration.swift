@@ -90,11 +90,10 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         /// Stored without a reference count; called as is (``LifetimeBoundMultiplexer/unsafeAddUnretained(_:)``).
         case unretained
         /// Stored without a reference count; retained for each call (``LifetimeBoundMultiplexer/add(_:)``
-        /// with a ``RegistrationHolder``).
+        /// with a ``RegistrationHolder``), and ended by the holder's bag.
         case retainedPerCall
-        /// A weak reference, loaded for each call. A dispatch loads ``weakObject`` (a strong reference, +1) and uses
-        /// ``stored`` only while it holds that reference, until the call returns: so the copy is never used once the
-        /// target's deinit has begun, and the target cannot be freed while its call runs, whatever the call does.
+        /// Stored without a reference count; retained for each call, and dropped once the target is gone
+        /// (``WeakArrayMultiplexer``, and ``LifetimeBoundMultiplexer/add(_:)`` with any other target).
         case weak
     }
 
@@ -102,11 +101,16 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
     /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The target as an object, uncounted, for every hold but `strong`: a dispatch retains and releases a
-    /// `retainedPerCall` target through it, and releases through it a `weak` load's +1.
+    /// The target as an object, for every hold but `strong`: a dispatch retains and releases it through this.
+    /// Holds no strong count. For `retainedPerCall` and `weak` it holds an unowned count (see
+    /// ``retainForCall()``), except on the Objective-C runtime.
     @usableFromInline let object: Unmanaged<AnyObject>?
-    /// The target's object, for `weak`. Written once, by `init`, then read in place: no exclusivity check needed.
-    @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
+    #if _runtime(_ObjC)
+        /// The target, for `retainedPerCall` and `weak`: on the Objective-C runtime a target may be an Objective-C
+        /// object, which has no Swift unowned count, so a weak reference answers instead. Written once, by `init`,
+        /// then read in place: no exclusivity check needed.
+        @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
+    #endif
     /// Read on every delivery; written only by the same thread when the target dies: no exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline private(set) var isActive = true
     /// The bag whose deallocation ends the registration, if any: the holder's own for a holder bound to itself, the
@@ -129,17 +133,57 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         @exclusivity(unchecked) @usableFromInline var callsInFlight = 0
     #endif
 
-    /// Whether this is a weak registration whose target has been deallocated (others end when their bag goes).
-    var isDeadWeakReference: Bool { hold == .weak && weakObject == nil }
+    /// Whether this is a weak registration whose target's deinit has begun (others end when their bag goes).
+    var isDeadWeakReference: Bool { hold == .weak && isGone }
 
     /// Whether a holder bound to its own lifetime is inside its deinit (its bag ends the registration after it).
-    @usableFromInline @_alwaysEmitIntoClient
-    var isDeallocating: Bool {
-        hold == .retainedPerCall && swift_isDeallocating(object.unsafelyUnwrapped.toOpaque())
+    var isDeallocating: Bool { hold == .retainedPerCall && isGone }
+
+    /// Whether the target of a `retainedPerCall` or `weak` registration is gone or going: its deinit has begun.
+    var isGone: Bool {
+        guard hold == .retainedPerCall || hold == .weak else { return false }
+        #if _runtime(_ObjC)
+            return weakObject == nil
+        #else
+            return swift_isDeallocating(object.unsafelyUnwrapped.toOpaque())
+        #endif
     }
 
-    /// Whether the target is gone or going: a dead weak reference, or a holder inside its deinit.
-    var isGone: Bool { isDeadWeakReference || isDeallocating }
+    // Calling a target that no registration keeps alive (`retainedPerCall` and `weak`), one retain per call.
+    //
+    // What must hold: the target is never called once its deinit has begun, and never freed while its call runs.
+    //
+    // - Its memory may be read from `init` until this registration is freed: `init` takes an unowned count on it,
+    //   and `deinit` gives it back. An unowned count does not keep the object alive (its deinit still runs when its
+    //   last strong reference goes); it keeps its memory, so that its reference counts stay readable. A dead
+    //   target's memory is given back when its entry is dropped: at the end of a dispatch that finds it dead, or by
+    //   `count` (a holder's, when its bag ends the registration), or with the multiplexer.
+    // - A dispatch calls the target only after `swift_tryRetain` succeeded, which it does only while the target's
+    //   deinit has not begun: atomically, so that a release on another thread racing it either comes before it
+    //   (the target is skipped) or finds the +1 and frees nothing. The call runs with that +1, given back after it
+    //   returns: a target whose callback lets go of its last other reference is deinitialized at that release,
+    //   between two calls, with the table consistent, never inside its own callback.
+    // - A target that dies during a dispatch, before its turn, is skipped, and its entry dropped when the
+    //   dispatch ends; a target's own deinit that sends a message finds it going and skips it.
+    // - `stored`, the uncounted copy of the target, is read only while that +1 is held.
+    //
+    // On the Objective-C runtime a target may be an Objective-C object: `weakObject`'s weak load (a +1 too, or
+    // `nil` once the deinit began) stands in for the unowned count and `swift_tryRetain`, with the same argument.
+
+    /// Takes the +1 that keeps the target alive through one call, unless its deinit has begun; the caller gives it
+    /// back through ``object`` after the call. Counted as a retain.
+    ///
+    /// - Precondition: `hold` is `retainedPerCall` or `weak`.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    func retainForCall() -> Bool {
+        #if _runtime(_ObjC)
+            guard let target = weakObject else { return false }
+            _ = Unmanaged.passRetained(target)  // the weak load's +1, kept past `target`
+            return true
+        #else
+            return swift_tryRetain(object.unsafelyUnwrapped.toOpaque()) != nil
+        #endif
+    }
 
     init(_ target: Schema.Target, hold: Hold) {
         self.hold = hold
@@ -151,7 +195,13 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
             let (stored, object) = uncountedCopy(of: target)
             self.stored = stored
             self.object = object
-            if hold == .weak { weakObject = object.takeUnretainedValue() }
+            if hold != .unretained {
+                #if _runtime(_ObjC)
+                    weakObject = object.takeUnretainedValue()
+                #else
+                    _ = swift_unownedRetain(object.toOpaque())
+                #endif
+            }
         }
     }
 
@@ -194,9 +244,33 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
             otherOwners.deinitialize(count: 1)
             otherOwners.deallocate()
         }
-        // An owned target is released; a reference that was given back is not.
+        // An owned target is released; a reference that was given back is not, and an unowned count is given back
+        // last (it may free a dead target's memory; nothing it runs is user code: the deinit ran already).
         if hold == .strong { stored.deinitialize(count: 1) }
         stored.deallocate()
+        #if !_runtime(_ObjC)
+            if hold == .retainedPerCall || hold == .weak { swift_unownedRelease(object.unsafelyUnwrapped.toOpaque()) }
+        #endif
+    }
+}
+
+extension Unmanaged {
+    /// The one per-call path of a registration not bound to an owner (`retainedPerCall`, `weak`), for both
+    /// strategies that have them: calls, with `invoke`, this registration's target, retained for the call, unless
+    /// it is gone; then calls `ifGone`. Returns whether the dispatch goes on. The caller keeps the registration
+    /// alive (a pinned buffer holds it).
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    internal func callRetained<Schema, Result>(
+        while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result, ifGone: () -> Void
+    ) -> Bool where Instance == LifetimeRegistration<Schema> {
+        guard _withUnsafeGuaranteedRef({ $0.retainForCall() }) else {
+            ifGone()
+            return true
+        }
+        let stored = _withUnsafeGuaranteedRef { $0.stored }
+        let proceed = shouldContinue(lend(&stored.pointee, to: invoke))
+        _withUnsafeGuaranteedRef { $0.object.unsafelyUnwrapped }.release()  // the +1 of `retainForCall()`
+        return proceed
     }
 }
 

@@ -6,11 +6,13 @@
 /// multiplexer.add(behavior)     // not retained: keep `behavior` alive yourself
 /// ```
 ///
-/// One array of weak references, each with the messages its target responds to. Every delivery loads a weak
-/// reference, whose +1 keeps the target alive through its call: a weak load and a release per target on top of
-/// the call. A dispatch pins the table's buffer (`PinnedArray`), so it counts no reference of its own. `count`
-/// first drops deallocated targets and `responds(to:)` looks for a live responder, so both are exact for live
-/// targets. Single-threaded.
+/// One array of registrations, each with the messages its target responds to. Each holds its target without
+/// keeping it alive (an unowned count keeps only its memory), and every delivery retains the target for its call
+/// unless its deinit has begun: a retain and a release per target on top of the call, the price of memory safety
+/// (a callback may let go of its own target), and the path ``LifetimeBoundMultiplexer/add(_:)`` takes. A dispatch
+/// pins the table's buffer (`PinnedArray`), so it counts no reference of its own. A dead target is never called;
+/// its entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
+/// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
@@ -61,19 +63,32 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
 
     /// The number of live registered targets; drops the dead ones first.
     ///
-    /// - Complexity: O(*n*) weak loads.
+    /// - Complexity: O(*n*).
     public var count: Int {
         announcingChanges {
             confinement.run(self) {
-                table.removeAll(where: \.isDeadWeakReference)
+                dropDeadTargets()
                 return table.count
             }
         }
     }
 
+    /// Drops the registrations whose targets are dead, giving back their memory; frees nothing else, so runs no
+    /// user code.
+    private func dropDeadTargets() {
+        table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
+    }
+
+    /// The last dispatch in flight ended after one found a dead target: drops it, and announces the change (with
+    /// any change made during the dispatches) once.
+    @usableFromInline
+    func dispatchesEnded() {
+        endDispatches { confinement.run(self) { dropDeadTargets() } }
+    }
+
     /// Whether any live registered target responds to `key`.
     ///
-    /// - Complexity: O(1) when none responds; otherwise one weak load per dead responder before the first live one.
+    /// - Complexity: O(1) when none responds; otherwise one check per dead responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
         confinement.run(self) {
             table.responds(to: key)
@@ -82,29 +97,19 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     }
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
-    /// responds to `key`, in order, skipping deallocated ones; each weak load's +1 keeps its target alive.
+    /// responds to `key`, in order, each retained for its call; skips dead ones, which the dispatch's end drops.
     ///
-    /// - Complexity: O(*n*) weak loads, where *n* is the number of targets.
+    /// - Complexity: O(*n*), where *n* is the number of targets.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
         storage.dispatch { entries in  // the buffer pinned, to the end
-            let sent = KeySet(key)
-            let count = entries.count
-            var index = 0
-            while index < count {
-                defer { index &+= 1 }
-                guard entries[index].messages.intersects(sent) else { continue }
+            Table.forEachResponder(to: key, in: entries) { index in
                 // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
-                let reference = Unmanaged.passUnretained(entries[index].value)
-                // A strong reference (the weak load's +1) holds the target until its call returns.
-                guard let object = reference._withUnsafeGuaranteedRef({ $0.weakObject }) else { continue }
-                let stored = reference._withUnsafeGuaranteedRef { $0.stored }
-                let proceed = shouldContinue(lend(&stored.pointee, to: invoke))
-                _fixLifetime(object)
-                guard proceed else { break }
+                Unmanaged.passUnretained(entries[index].value).callRetained(
+                    while: shouldContinue, invoking: invoke, ifGone: storage.dropGoneTargetsWhenDispatchesEnd)
             }
         }
     }

@@ -133,10 +133,11 @@ void fanout_confinement_exit(fanout_confinement *confinement);
 
 // MARK: - An object being deinitialized
 //
-// A `RegistrationHolder` bound to its own lifetime stays registered in
-// `lifetimeBound` until its bag goes, after the body of its deinit: a message
-// sent from that deinit must not reach it. The Swift runtime's own entry
-// points (exported by every Swift runtime) tell, without a weak reference.
+// A target that a registration does not keep alive (`weakArray`'s, and
+// `lifetimeBound`'s `add(_:)`) is retained for each call only if its deinit
+// has not begun, and its memory kept readable meanwhile by an unowned count:
+// the Swift runtime's own entry points (exported by every Swift runtime on
+// every platform) do both, without a weak reference.
 
 /// Retains the Swift object `object` and returns it, unless it is being
 /// deinitialized: then returns NULL and changes nothing.
@@ -144,5 +145,14 @@ void *swift_tryRetain(void *object);
 
 /// Whether the Swift object `object` is being deinitialized.
 _Bool swift_isDeallocating(void *object);
+
+/// Adds one to the unowned reference count of the Swift object `object`: its
+/// memory stays allocated (its deinit still runs when its last strong
+/// reference goes) until the matching `swift_unownedRelease`.
+void *swift_unownedRetain(void *object);
+
+/// Gives back one unowned reference count of `object`, freeing its memory if
+/// it was the last and the object has been deinitialized.
+void swift_unownedRelease(void *object);
 
 #endif
