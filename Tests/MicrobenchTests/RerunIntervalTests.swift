@@ -145,9 +145,10 @@ struct RerunIntervalTests {
     func summaryMarksLooseFigures() throws {
         var rows = try CSV.parse(
             try String(contentsOfFile: packageRoot + "/Results/results.csv", encoding: .utf8), file: "committed")
-        for index in rows.indices where rows[index].processes ?? 0 > 1 {
+        for index in rows.indices where rows[index].processes ?? 0 > 1 {  // as one run's, with no record to read
             rows[index].interval = rows[index].name == "dispatch/existentialArray/didScroll/4/4" ? 0.08 : 0.02
             rows[index].intervalRuns = 0
+            rows[index].runs = nil
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
