@@ -9,7 +9,7 @@ import Testing
 /// copy given 1 % of spread, so that 30 % is beyond its noise), and nothing
 /// when the runs are the same. (That five real reruns of one commit
 /// stay quiet is timing, so it is measured, not tested:
-/// `Benchmarks/experiments/compare-reruns.sh`, Documentation/AcrossMachines.md.)
+/// `scripts/compare-reruns`, Documentation/AcrossMachines.md.)
 @Suite("Merging and comparing runs: scripts/merge and scripts/compare")
 final class RunComparisonTests {
     static let run = packageRoot + "/Results/results.csv"
