@@ -1,7 +1,6 @@
-// The public names of 0.1.0 and of the guide before 0.2.0 that are gone, each kept as an unavailable (or deprecated)
-// declaration whose message is the line that replaces it, so that old glue fails to compile with its migration rather
-// than with "cannot find type". CHANGELOG.md, "Migrating from 0.1.0", lists them; Tests/CompileChecks/
-// GuideBefore020.swift checks the messages. None is part of the API: DocC leaves them out.
+// The public names of 0.1.0 and of the guide before 0.2.0 that are gone, kept as unavailable (or deprecated)
+// declarations whose message is the line that replaces each, so that old glue fails with its migration. CHANGELOG.md
+// lists them; Tests/CompileChecks/GuideBefore020.swift checks the messages. DocC leaves them out.
 
 /// Removed in 0.2.0.
 // swift-format-ignore

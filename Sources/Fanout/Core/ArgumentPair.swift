@@ -1,22 +1,15 @@
-// A message of two, three or four arguments, delivered with its arguments apart: glue that builds the tuple from
-// its method's parameters copies each reference into it (a retain and a release per message); passed apart, they
-// reach each call in the delivery's non-escaping closures and nothing is copied.
-//
-// A `Message` names only its `Arguments` tuple, so it keeps the body taking them apart as an `ApartBody` whose type it
-// can name; the delivery, where the types are known again, reinterprets it as the `ApartBody` it was made as. This
-// relies on every `ApartBody` having one layout, and on closures being copied and destroyed alike, whatever their
-// function type: a layout fast path (`Documentation/Portability.md`); without it the arguments travel as their tuple.
-//
-// Safety: the arguments are the caller's parameters, borrowed for the whole delivery; targets are kept alive as for
-// any other message (the pinned buffer, the snapshot, the weak load's reference).
+// Safety: a message of two to four arguments is delivered with its arguments apart by reinterpreting an
+// `ApartBody` (below), which relies on every `ApartBody` having one layout, and on closures being copied and
+// destroyed alike, whatever their function type: a layout fast path (`Documentation/Portability.md`); without it
+// the arguments travel as their tuple. The arguments are the caller's parameters, borrowed for the whole delivery;
+// targets are kept alive as for any other message (the pinned buffer, the snapshot, the weak load's reference).
 
-/// A closure kept in a struct of one stored property of the closure's own generic type: stored at the most general
-/// abstraction whatever the closure's type, so that an `ApartBody` of one function type has the words of an
-/// `ApartBody` of any other. A ``Message`` keeps the body taking its arguments apart, an
-/// `ApartBody<(Target, A, B) -> Result>`, as an `ApartBody<(Target, Arguments) -> Result>`, a type it can name, and
-/// the delivery, where `A` and `B` are known again, reinterprets it as the type it was made as. A bare function
-/// value would not do: it may be reabstracted (a thunk made around it) wherever it is stored, returned or passed as
-/// a generic value, and the thunk's words are not the body's.
+/// A closure kept in a struct of one stored property of the closure's own generic type, so that an `ApartBody` of
+/// one function type has the words of an `ApartBody` of any other. A ``Message`` keeps the body taking its arguments
+/// apart, an `ApartBody<(Target, A, B) -> Result>`, as an `ApartBody<(Target, Arguments) -> Result>`, a type it can
+/// name; the delivery, where `A` and `B` are known again, reinterprets it as the type it was made as. A bare
+/// function value would not do: wherever it is stored, returned or passed as a generic value it may be
+/// reabstracted, and a reabstraction thunk's words are not the body's.
 @frozen @usableFromInline
 internal struct ApartBody<Body> {
     @usableFromInline let body: Body

@@ -1,5 +1,4 @@
-/// The type-erased face of one message's list (a ``ClosureListBase``), so that a storage's table of lists is not
-/// generic: its unspecialized `add` and `remove` would look a generic one up in the runtime's metadata caches.
+/// The type-erased face of one message's list (a ``ClosureListBase``), so that a storage's table is not generic.
 @usableFromInline
 internal class AnyClosureList {
     @usableFromInline
@@ -8,7 +7,6 @@ internal class AnyClosureList {
     /// Removes the entry of the target whose identity is `id`, if any.
     func remove(_ id: ObjectIdentifier) {}
 
-    /// Whether a dispatch of this list is in flight.
     var isDispatching: Bool { false }
 
     /// Flags this list's dispatches in flight, if any (``PinnedArray/flagDispatches()``).
@@ -23,24 +21,20 @@ internal class AnyClosureList {
 /// entry, never the list), so a dispatch may read it unretained while its storage's caller holds the storage.
 @usableFromInline
 internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
-    /// A dispatch pins it and reads it in place; a change, and every other read, is instantaneous, so it needs no
-    /// dynamic exclusivity check.
+    /// Pinned and read in place by dispatches; every other access is instantaneous: no dynamic exclusivity check.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
     @usableFromInline final var pinned = PinnedArray<Handler>()
 
-    /// One responder and, in a storage that forwards, the closure bound to it. The typed dispatch calls the
-    /// target, read in place from the pinned buffer, through the descriptor's body; `forward` calls the closure.
+    /// One responder and, in a storage that forwards, the closure bound to it, which `forward` calls.
     @frozen @usableFromInline
     internal struct Handler {
-        /// The target's identity.
         @usableFromInline let id: ObjectIdentifier
         /// The target, held strongly.
         @usableFromInline let target: Target
-        /// The bound closure, a ``ClosureList/Bound``, or `nil` in a storage that does not forward. An object,
-        /// borrowed from the pinned buffer: a closure stored inline would be copied out for each call, a retain and
-        /// a release of its context per delivery.
+        /// The bound closure, a ``ClosureList/Bound``, or `nil` in a storage that does not forward: an object, so
+        /// that a call borrows it from the pinned buffer instead of copying it out.
         @usableFromInline let bound: AnyObject?
 
         @usableFromInline @_alwaysEmitIntoClient
@@ -56,8 +50,6 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
 
     /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
     /// removes a target holds it (`ClosureListStorage.unbind`'s argument).
-    ///
-    /// - Complexity: O(*n*) in the handlers.
     override final func remove(_ id: ObjectIdentifier) {
         _ = pinned.removeHandler(for: id)
     }
@@ -67,13 +59,11 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     override final func flagDispatches() { pinned.flagDispatches() }
 
     /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
-    /// answers. No reference is counted: the list's buffer is pinned (``PinnedArray``), so its handlers and their
-    /// targets stay alive until the dispatch ends, whatever the calls change; the list lives as long as its
-    /// storage, which the caller holds.
+    /// answers, counting no reference: the pinned buffer (``PinnedArray``) keeps the handlers and their targets alive
+    /// until the dispatch ends, and the list lives as long as its storage, which the caller holds.
     ///
     /// - Returns: `true` when this was the last dispatch of the list in flight and they were flagged, or a change
     ///   retired a buffer during them: the storage then announces a deferred change if no list is in flight.
-    /// - Complexity: O(*r*) in the handlers of the list.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func deliver<Result>(
@@ -83,7 +73,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
         assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
         let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
         let handlers = list.beginDispatch()
-        // A count read once: a `for … in` that can stop early re-reads it on every turn.
+        // The pinned buffer does not change during the dispatch: its count is read once.
         let count = handlers.count
         var index = 0
         while index < count {
@@ -97,11 +87,8 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
 
 extension PinnedArray {
     /// Removes the handler for the target whose identity is `id` and returns it; `nil` when there is none.
-    ///
-    /// - Complexity: O(*n*) in the handlers.
     fileprivate mutating func removeHandler<Target>(for id: ObjectIdentifier) -> Element?
     where Element == ClosureListBase<Target>.Handler {
-        // Read in place: `firstIndex(where:)` copies each handler, a retain and a release of each reference in it.
         let found = elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
         guard let index = found else { return nil }
         return modify { $0.remove(at: index) }
@@ -147,7 +134,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     typealias PinnedHandlers = UnsafeBufferPointer<Handler>
 
     /// `forward`'s call of the bound closure of the handler at `index` of the pinned `handlers`, which keep the
-    /// closure's object alive: it is borrowed as `Unmanaged`, not retained (a strong read is a retain and a release).
+    /// closure's object alive: it is borrowed, not retained.
     ///
     /// - Precondition: The list is a forwarding storage's, of this signature.
     @usableFromInline @_alwaysEmitIntoClient
@@ -160,8 +147,6 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without
     /// stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or `nil`. When nothing
     /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
-    ///
-    /// - Complexity: O(*r* + *o*) for *r* handlers and *o* old answers.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forward<Boxed>(
@@ -237,10 +222,7 @@ extension ClosureListStorage {
     @usableFromInline
     func flagDispatches() { forEachList { $0.flagDispatches() } }
 
-    /// Registers `target` strongly (the lists hold it) in the list of each
-    /// message it responds to; registering it again does nothing.
-    ///
-    /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
+    /// Registers `target` strongly in the list of each message it responds to; registering it again does nothing.
     func bind(_ target: Schema.Target) {
         announcingChanges { bindNow(target) }
     }
@@ -265,8 +247,6 @@ extension ClosureListStorage {
     }
 
     /// Unregisters `target`, taking it out of its lists.
-    ///
-    /// - Complexity: O(*n*·*k*) for *n* targets and the *k* messages it responded to.
     func unbind(_ target: Schema.Target) {
         announcingChanges { unbindNow(target) }
     }
@@ -280,19 +260,14 @@ extension ClosureListStorage {
         }
     }
 
-    /// The number of registered targets.
     var registeredCount: Int { confinement.run(self) { table.count } }
 
-    /// Whether any registered target responds to `key`.
     func anyResponds(to key: Schema.Key) -> Bool { confinement.run(self) { table.responds(to: key) } }
 }
 
 extension Unmanaged where Instance: ClosureListStorage {
-    /// The delivery of a closure strategy (its ``_TargetCalling`` requirement): calls, with `invoke`, each target in
-    /// the list of the message named `key`, in order, while `shouldContinue` accepts the answers. The storage, which
-    /// the caller holds, is borrowed for each read; the list's pinned buffer keeps the targets alive.
-    ///
-    /// - Complexity: O(*r*) in the targets that respond, plus the list's lookup.
+    /// A closure strategy's ``_TargetCalling`` delivery: calls, with `invoke`, each target in the list of the message
+    /// named `key`, in order, while `shouldContinue` accepts the answers; the storage, held by the caller, is borrowed.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func deliver<Result>(
         _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,

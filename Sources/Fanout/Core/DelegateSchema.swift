@@ -61,17 +61,14 @@ extension DelegateSchema {
         ObjectIdentifier(target as AnyObject)
     }
 
-    /// A weak `AnyObject` reference, cast back to `Target` on every load. No longer a requirement: a schema that
-    /// declares its own keeps it as a static method of its own, and nothing in Fanout calls either.
+    /// A weak `AnyObject` reference to `target`, cast back to `Target` on every load. Fanout does not call it.
     @available(*, deprecated, message: "Fanout no longer calls it: the weak strategies hold targets weakly themselves")
     @_alwaysEmitIntoClient
     public static func weakReference(to target: Target) -> () -> Target? {
         { [weak object = target as AnyObject] in object.flatMap { $0 as? Target } }
     }
 
-    /// The messages that `target` responds to.
-    ///
-    /// - Complexity: O(*k*), where *k* is the number of message keys.
+    /// The messages that `target` responds to, in O(*k*) for *k* message keys.
     @usableFromInline @_alwaysEmitIntoClient
     package static func respondedMessages(of target: Target) -> KeySet<Key> {
         KeySet { responds(target, to: $0) }
@@ -79,8 +76,7 @@ extension DelegateSchema {
 
     /// The descriptor of the message whose selector is `selector`.
     ///
-    /// - Throws: ``ForwardingError/unrecognizedSelector(_:known:)`` when the
-    ///   protocol has no message with that selector.
+    /// - Throws: ``ForwardingError/unrecognizedSelector(_:known:)`` when the protocol has no such message.
     /// - Complexity: O(*k*), where *k* is the number of messages.
     @_alwaysEmitIntoClient
     public static func message(forSelector selector: String) throws(ForwardingError) -> any MessageProtocol<Self> {

@@ -1,6 +1,5 @@
 /// A value in an object, immutable once made, read in place from any thread by code that holds or borrows the
-/// object. A `let` of an object held for a call is known to stay put through the call, so a target read from one
-/// is not retained around a call with a reference argument, as one read from a shared array's buffer is.
+/// object.
 @usableFromInline
 internal final class Frozen<Value> {
     @usableFromInline

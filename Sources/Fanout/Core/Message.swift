@@ -13,8 +13,7 @@ public protocol MessageProtocol<Schema> {
     /// Sends the message to one target.
     func invoke(_ target: Schema.Target, _ arguments: Arguments) -> Result
 
-    /// A closure that sends the message to `target`, which a forwarding strategy binds at `add`; made where the
-    /// descriptor's types are concrete, so calling it runs specialized code.
+    /// A closure that sends the message to `target`, which a forwarding strategy binds at `add`.
     func bound(to target: Schema.Target) -> (Arguments) -> Result
 
     /// Unpacks dynamically typed arguments, as `forwardInvocation:` would.
@@ -22,13 +21,10 @@ public protocol MessageProtocol<Schema> {
     /// - Throws: ``ForwardingError`` naming the selector and what was expected when the count or a type is wrong.
     func unpack(_ arguments: [Any]) throws(ForwardingError) -> Arguments
 
-    /// The function that forwards this message (``SelectorDictionaryMultiplexer/forward(_:arguments:)``), asked
-    /// for once by a strategy, so that forwarding opens no existential: it unpacks `arguments`, calls, in order, the
-    /// handlers a strategy bound for it (`handlers`, opaque to callers) and replaces the contents of `answers`,
-    /// whose storage it may reuse, with one answer per handler (an optional answer that is `nil` reads as `nil`).
-    ///
-    /// It throws only ``ForwardingError``, though the type says `throws`: the metadata of a function type with a
-    /// typed error needs the Swift 6 runtime (macOS 15, iOS 18), which would raise the deployment floor.
+    /// The function that forwards this message (``SelectorDictionaryMultiplexer/forward(_:arguments:)``): it unpacks
+    /// `arguments`, calls in order the handlers a strategy bound for it (`handlers`, opaque to callers), and replaces
+    /// the contents of `answers`, whose storage it may reuse, with one answer per handler (a `nil` answer reads as
+    /// `nil`). It throws only ``ForwardingError``: a function type with a typed error needs the Swift 6 runtime.
     var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void { get }
 }
 
@@ -59,8 +55,8 @@ internal func flattenOptional(_ value: Any) -> Any? {
 
 /// A descriptor of one message of a delegate protocol: its name and how to send it to one target.
 ///
-/// The one line of glue a protocol writes per message. Declare it as an `@inlinable` computed static property
-/// of the schema, so that the optimizer sees the call and dispatch through it costs nothing extra:
+/// Declare one per message as an `@inlinable` computed static property of the schema, so that each dispatch can
+/// inline the call:
 ///
 /// ```swift
 /// @inlinable static var didScroll: Message<Self, ScrollView, Void> {
@@ -87,8 +83,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     @usableFromInline
     internal let binder: (Schema.Target) -> (Arguments) -> Result
 
-    /// Makes ``forwarder``. It captures nothing, so that a descriptor allocates nothing: one made per message (a
-    /// computed `static var`) would otherwise allocate a box for the unpacker and the selector at every message.
+    /// Makes ``forwarder``. It captures nothing, so that making a descriptor, at every message, allocates nothing.
     @usableFromInline
     internal let forwarderMaker:
         (
@@ -96,8 +91,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
             _ selector: String
         ) -> ForwarderBody
 
-    /// `forward`'s whole delivery of this message: unpacks the arguments and calls the closures a closure strategy
-    /// bound for it, boxing the answers; made where the types are concrete, so that it runs specialized code.
+    /// `forward`'s whole delivery of this message, made where the types are concrete, so that it runs specialized code.
     ///
     /// - Complexity: O(1); each access makes a new closure.
     @_alwaysEmitIntoClient
@@ -126,8 +120,7 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         self.forwarderMaker = forwarderMaker
     }
 
-    /// A descriptor whose forwarder boxes answers as `Boxing` says (as they are, or unwrapping an optional),
-    /// chosen by the public initializer where the answer's type is concrete, so that no answer is cast at run time.
+    /// A descriptor whose forwarder boxes answers as `Boxing` says (``AnswerBoxing``).
     @usableFromInline @_alwaysEmitIntoClient
     internal init<Boxing: AnswerBoxing>(
         key: Schema.Key,
@@ -159,25 +152,20 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
         binder(target)
     }
 
-    /// This descriptor, with the call also written in bound form: a closure that takes the target and returns the
-    /// closure that `forward` calls.
+    /// This descriptor, with the call also written in bound form, which a forwarded message then calls directly: a
+    /// closure that takes the target and returns the closure that `forward` calls. Typed sends do not use it.
     ///
     /// ```swift
     /// .init(.didScroll) { $0.scrollViewDidScroll($1) }
     ///     .withBoundCall { target in { target.scrollViewDidScroll($0) } }
     /// ```
     ///
-    /// With it, a forwarded message calls the target's method directly; without it, the bound closure calls the
-    /// descriptor's body, one more indirect call per forwarded delivery. Several arguments come as one tuple:
-    /// `{ target in { target.scrollViewDidEndDragging($0.0, willDecelerate: $0.1) } }`. Typed sends do not use it.
-    ///
-    /// - Parameter bound: Makes the closure that sends this message to a target. It must make exactly the call
-    ///   the descriptor's body makes.
-    /// - Complexity: O(1).
+    /// - Parameter bound: Makes the closure that sends this message to a target, several arguments as one tuple. It
+    ///   must make exactly the call the descriptor's body makes.
     @_alwaysEmitIntoClient
     public func withBoundCall(_ bound: @escaping (Schema.Target) -> (Arguments) -> Result) -> Message {
-        // A method, not an initializer parameter: where `Arguments == (A, B)` the literal would take the pair as two
-        // values, and storing it would need a reabstraction thunk, one more call per delivery.
+        // A method, not an initializer parameter, so that `bound` is stored as written: where `Arguments == (A, B)`,
+        // a closure literal passed to an initializer would take the pair as two values and be stored reabstracted.
         Message(key: key, body: body, binder: bound, pair: pair, unpacker: unpacker, forwarderMaker: forwarderMaker)
     }
 
@@ -279,8 +267,7 @@ extension Message {
     internal init<Boxing: AnswerBoxing>(
         _ key: Schema.Key, oneArgument body: @escaping (Schema.Target, Arguments) -> Result, boxing: Boxing.Type
     ) where Boxing.Answer == Result {
-        // Wrapped rather than stored as is: stored directly, `body` gets a reabstraction thunk that passes the target
-        // indirectly, a retain and a release per delivery.
+        // Wrapped rather than stored as is, so that the stored body takes the target directly, not indirectly.
         self.init(
             key: key, body: { target, arguments in body(target, arguments) },
             binder: { target in { arguments in body(target, arguments) } },

@@ -29,8 +29,7 @@ extension MessageKey {
         @inline(__always) get {
             // The case index, in declaration order (one byte for 2 to 256 cases): the Swift ABI on every platform
             // (docs/ABI/TypeLayout.rst), checked once per schema in every build (`SchemaInfo`), so that a key laid
-            // out any other way is refused, never misread. Not behind the portable-path switch: the search would cost
-            // an allocation per message.
+            // out any other way is refused, never misread. Not behind the portable-path switch: the search allocates.
             if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 {
                 return Int(unsafeBitCast(self, to: UInt8.self))
             }
@@ -61,9 +60,8 @@ extension MessageKey {
 
 extension MessageKey {
     /// ``ordinal``, as a delivery reads it: a one-byte key's case index, loaded in place, so that a key known where a
-    /// message is sent folds into a constant; any other key's `ordinal`. The schema's check proved them equal
-    /// (`SchemaInfo`). Not `ordinal` itself: a call of the requirement is not folded where the key's conformance
-    /// derives it, and costs a witness call per message.
+    /// message is sent folds into a constant; any other key's `ordinal`. The schema's check proved them equal. Not
+    /// `ordinal` itself: a derived conformance's witness would be called per message.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var caseIndex: Int {
         if _isPOD(Self.self) && MemoryLayout<Self>.size == 1 { return Int(unsafeBitCast(self, to: UInt8.self)) }

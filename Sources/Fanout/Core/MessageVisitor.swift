@@ -1,5 +1,5 @@
-/// Something that visits every message of a schema with its types known: how `StaticComposition` (module `FanoutStatic`) builds a
-/// delivery specialized for each message. A schema offers it with ``DelegateSchema/visitMessages(_:)``.
+/// Visits each message of a schema with its types known: how `StaticComposition` (module `FanoutStatic`) builds a
+/// delivery specialized per message. A schema offers it with ``DelegateSchema/visitMessages(_:)``.
 public protocol MessageVisitor<Schema> {
     associatedtype Schema: DelegateSchema
 

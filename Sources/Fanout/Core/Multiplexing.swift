@@ -20,8 +20,7 @@ public protocol Multiplexing<Schema>: Delivering {
     /// Creates a multiplexer with no targets.
     init()
 
-    /// Registers `target`; registering a registered target does nothing.
-    /// `Schema.responds(_:to:)` is read now, once per message.
+    /// Registers `target`, reading `Schema.responds(_:to:)` now, once per message; registering it again does nothing.
     func add(_ target: Schema.Target)
 
     /// Unregisters `target`; unregistering an unknown target does nothing. A dispatch in flight still delivers to it.
@@ -34,13 +33,12 @@ public protocol Multiplexing<Schema>: Delivering {
     ///
     /// Runs synchronously on the thread that made the change, once it is complete; a change made while a dispatch
     /// is in flight is announced once, after the outermost dispatch returns. ``ConcurrentMultiplexer`` announces
-    /// at once, on the writer's thread. The rules in full: <doc:Strategies>, "Hosts that cache
-    /// responds-to".
+    /// at once, on the writer's thread. The rules in full: <doc:Strategies>, "Hosts that cache responds-to".
     var respondersDidChange: (() -> Void)? { get set }
 }
 
-/// What every multiplexer offers, mutable or not: the registered targets' count, whether any responds, and
-/// delivery. ``Multiplexing`` adds registration; `StaticComposition` (module `FanoutStatic`), whose targets are fixed, has only this.
+/// What every multiplexer offers, mutable or not: the registered targets' count, whether any responds, and delivery.
+/// ``Multiplexing`` adds registration; `StaticComposition` (`FanoutStatic`), whose targets are fixed, has only this.
 public protocol Delivering<Schema>: AnyObject {
     /// The delegate protocol this multiplexer forwards.
     associatedtype Schema: DelegateSchema
@@ -210,7 +208,8 @@ extension Delivering {
     @_alwaysEmitIntoClient
     @inline(__always)
     public func askAll<Arguments>(_ message: Message<Schema, Arguments, Bool>, _ arguments: Arguments) -> Bool {
-        // Not through `allSaidTrue`: the static composition's `askAll` is cheaper written out (measured).
+        // Written out, not through `allSaidTrue`: the gate's counts of the static composition's `askAll` are this
+        // form's.
         var answer = true
         deliver(message, arguments) { reply in
             answer = answer && reply

@@ -1,22 +1,21 @@
-/// An array that dispatches iterate in place, counting no reference: the registrations of
-/// ``RegistrationTable`` and the responders of a ``ClosureList``.
+/// An array that dispatches iterate in place, counting no reference: the registrations of ``RegistrationTable``
+/// and the responders of a ``ClosureList``.
 ///
-/// A dispatch pins the buffer and reads it through a pointer until it ends (the one pin operation, on the array's
-/// ``PinnedArrayOwner``: `beginDispatch()` and its ends, below). A change meanwhile (``modify(_:)``) first retires the pinned buffer, with its count of
-/// pins, so that the change copies the buffer instead of writing where dispatches read; a retired buffer is freed
-/// only when the last dispatch that pinned it ends. So every element of a pinned buffer, and what it holds, stays
-/// alive until the dispatch ends, whatever its callbacks change, and each dispatch sees the elements as they were
-/// when it began.
+/// A dispatch pins the buffer and reads it through a pointer until it ends (``PinnedArrayOwner``'s
+/// `beginDispatch()` and its ends). A change meanwhile (``modify(_:)``) first retires the pinned buffer with its
+/// count of pins, so that the change copies the buffer instead of writing where dispatches read; a retired buffer
+/// is freed only when the last dispatch that pinned it ends. So every element of a pinned buffer, and what it
+/// holds, stays alive until the dispatch ends, whatever its callbacks change, and each dispatch sees the elements
+/// as they were when it began.
 ///
-/// Why an end unpins the right buffer, knowing only that its dispatch is the one begun last (dispatches nest):
-/// if nothing changed since it began, its buffer is still the current one and ``pins`` counts it; otherwise the
-/// first change retired its buffer, and every buffer pinned since was pinned by a nested dispatch that has ended,
-/// so ``pins`` is `0` and its buffer is the last one retired.
+/// An end unpins the right buffer knowing only that its dispatch is the one begun last (dispatches nest): if
+/// nothing changed since it began, its buffer is still the current one and ``pins`` counts it; otherwise the first
+/// change retired its buffer, and every buffer pinned since was pinned by a nested dispatch that has ended, so
+/// ``pins`` is `0` and its buffer is the last one retired.
 ///
-/// Retired buffers stay bounded: only the first change after a pin retires the buffer (leaving ``pins`` at `0`);
-/// later ones write to the copy, which no dispatch reads. So at most one buffer is retired per dispatch in flight.
-///
-/// Single-threaded, as the storages that use it, so the pins are a plain count, not an atomic one.
+/// Only the first change after a pin retires the buffer (leaving ``pins`` at `0`); later ones write to the copy,
+/// which no dispatch reads: at most one buffer is retired per dispatch in flight. Single-threaded, as the storages
+/// that use it, so the pins are a plain count.
 @usableFromInline
 internal struct PinnedArray<Element> {
     @usableFromInline
@@ -29,9 +28,7 @@ internal struct PinnedArray<Element> {
 
     /// The pins of the buffer of `elements` times four, plus two when the dispatches in flight are flagged
     /// (``flagDispatches()``), plus one while `retired` holds a buffer or one handed over is being dropped
-    /// (``endDispatchAfterChange()``). One word, so that the common outermost dispatch sets it from `0` to
-    /// ``pinnedOnce`` and back: one load and one store at each end. Kept beside `retired` so that reading it
-    /// through a storage's table copies no array (a retain and a release).
+    /// (``endDispatchAfterChange()``): the outermost dispatch sets it from `0` to ``pinnedOnce`` and back.
     @usableFromInline
     internal private(set) var state = 0
 
@@ -59,10 +56,7 @@ internal struct PinnedArray<Element> {
     /// Whether a dispatch is in flight, pinning the buffer of `elements` or one that `retired` keeps for it.
     internal var isDispatching: Bool { state != 0 }
 
-    /// Changes the elements, first retiring the buffer if a dispatch pinned it, so that the change copies the
-    /// buffer instead of writing where the dispatch reads.
-    ///
-    /// - Complexity: O(1) plus `change`, plus a copy of the elements when a dispatch pinned the buffer.
+    /// Changes the elements, first retiring the buffer if a dispatch pinned it (then `change` writes to a copy).
     @inline(__always)
     internal mutating func modify<Value>(_ change: (inout ContiguousArray<Element>) -> Value) -> Value {
         if isPinned {
@@ -76,17 +70,14 @@ internal struct PinnedArray<Element> {
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var isIdle: Bool { state == 0 }
 
-    /// Starts a dispatch: pins the buffer, which ``pinnedElements`` then reads.
-    ///
-    /// - Precondition: ``isIdle``.
+    /// Starts a dispatch when ``isIdle``: pins the buffer, which ``pinnedElements`` then reads.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal mutating func pinFirst() {
         assert(isIdle)
         state = Self.pinnedOnce
     }
 
-    /// Starts a dispatch when not ``isIdle``: pins the buffer once more. Out of line, so that ``pinFirst()`` stays
-    /// a plain store, not an increment that waits for the last write of `state`.
+    /// Starts a dispatch when not ``isIdle``: pins the buffer once more.
     @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal mutating func pinAgain() {
         state += Self.pinnedOnce
@@ -98,8 +89,7 @@ internal struct PinnedArray<Element> {
         if state != 0 { state |= Self.flagged }
     }
 
-    /// The buffer of `elements`, which the caller pinned. Mutating, so that the array is read in place even where
-    /// the element type is not known (the access is exclusive): a copy of it would be a retain and a release.
+    /// The buffer of `elements`, which the caller pinned; mutating, so that the array is read in place, not copied.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal mutating func pinnedElements() -> UnsafeBufferPointer<Element> {
         // The pointer outlives the closure: valid while the buffer is pinned.
@@ -111,9 +101,7 @@ internal struct PinnedArray<Element> {
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal var isPinnedOnce: Bool { state == Self.pinnedOnce }
 
-    /// Ends the dispatch in flight.
-    ///
-    /// - Precondition: ``isPinnedOnce``.
+    /// Ends the dispatch in flight when ``isPinnedOnce``.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal mutating func unpin() {
         assert(isPinnedOnce)
@@ -123,14 +111,12 @@ internal struct PinnedArray<Element> {
     /// Ends the dispatch begun last when not ``isPinnedOnce``: unpins `elements` if it is still the buffer the
     /// dispatch pinned, otherwise the last retired buffer, handed over to the caller once no dispatch pins it.
     ///
-    /// A handed-over buffer is out of the array, but the retired bit of ``state`` stays set, so that a change made
-    /// while it is dropped counts as made during this dispatch (``isDispatching``) and is announced when it ends.
-    /// The caller drops it once its access to this array has ended, then calls ``endRelease()``: dropping it may
-    /// free targets whose deinits use the storage (add, remove, dispatch), which must not happen while an access
-    /// to the array is open or its state half-changed.
+    /// The caller drops a handed-over buffer once its access to this array has ended, then calls ``endRelease()``:
+    /// dropping it may free targets whose deinits use the storage (add, remove, dispatch), which must not happen
+    /// while an access to the array is open or its state half-changed. Meanwhile the retired bit of ``state`` stays
+    /// set, so that a change made by the drop counts as made during this dispatch and is announced when it ends.
     ///
-    /// - Returns: The buffer handed over, if any; otherwise whether this was the last dispatch in flight and they
-    ///   were flagged.
+    /// - Returns: The buffer handed over, if any; otherwise whether this ended the last dispatch in flight, flagged.
     @usableFromInline @_alwaysEmitIntoClient @inline(never)
     internal mutating func endDispatchAfterChange() -> (released: ContiguousArray<Element>?, wasLast: Bool) {
         if isPinned {
@@ -143,11 +129,10 @@ internal struct PinnedArray<Element> {
         return (nil, endFlagged())
     }
 
-    /// Finishes the end of a dispatch that handed over a buffer (``endDispatchAfterChange()``), once the caller
-    /// dropped it. Any dispatch the drop began has ended, so `retired` is as it was before the drop.
+    /// Finishes the end of a dispatch that handed over a buffer, once the caller dropped it. Any dispatch the drop
+    /// began has ended, so `retired` is as it was before the drop.
     ///
-    /// - Returns: `true` when no retired buffer is left (the elements changed during the dispatches, which have all
-    ///   ended), or when this ended the last dispatch in flight while they were flagged.
+    /// - Returns: `true` when no retired buffer is left, or when this ended the last dispatch in flight, flagged.
     @usableFromInline @inline(never)
     internal mutating func endRelease() -> Bool {
         let isLast = retired.isEmpty
@@ -169,8 +154,6 @@ internal struct PinnedArray<Element> {
     /// something else also holds (`elements`, or another entry of `retired`) and leave the copy where a dispatch's
     /// pins are counted, freeing the buffer it reads too early. `update` may change only what owns no reference (an
     /// element's trivial fields): no element is copied, moved or freed.
-    ///
-    /// - Complexity: O(*n*) for each retired buffer.
     internal mutating func updateRetiredInPlace(_ update: (UnsafeMutablePointer<Element>) -> Void) {
         for index in retired.indices {
             retired[index].buffer.withUnsafeBufferPointer { buffer in
@@ -182,21 +165,16 @@ internal struct PinnedArray<Element> {
     }
 }
 
-/// An object whose dispatches iterate a ``PinnedArray`` in place: a table strategy (its registrations) or a closure
-/// list (its responders).
+/// An object whose dispatches iterate a ``PinnedArray`` in place: a table strategy or a closure list.
 @usableFromInline
 internal protocol PinnedArrayOwner: AnyObject {
     associatedtype PinnedElement
     var pinned: PinnedArray<PinnedElement> { get set }
 }
 
-/// The one pin operation, on the owner, which the caller holds: a dispatch begins by pinning its owner's array and
-/// ends by unpinning it, or by freeing what a change retired meanwhile, outside any access to the array
-/// (``PinnedArray/endDispatchAfterChange()``).
-///
-/// Each step borrows the owner for one access: no address inside it is kept across the targets' calls. The common
-/// dispatch, the only one in flight with nothing changed during it, takes the inline steps; a nested dispatch and an
-/// end after a change go out of line.
+/// The pin operation, on an owner the caller holds: a dispatch pins its owner's array, then unpins it or frees what
+/// a change retired meanwhile, outside any access to the array (``PinnedArray/endDispatchAfterChange()``). Each
+/// step borrows the owner for one access: no address inside it is kept across the targets' calls.
 extension Unmanaged where Instance: PinnedArrayOwner {
     /// Pins the owner's array and returns its buffer, valid until the matching end.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)

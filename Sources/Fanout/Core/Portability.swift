@@ -6,8 +6,7 @@
     package var usesLayoutFastPaths: Bool { false }
 #else
     /// Whether this build takes its layout-dependent fast paths: `true` on Linux x86-64, where they are built and
-    /// tested, unless `FANOUT_PORTABLE` is defined (`swift build -Xswiftc -DFANOUT_PORTABLE`). A constant when
-    /// Fanout is compiled, so that an inlined use costs nothing.
+    /// tested, unless `FANOUT_PORTABLE` is defined (`swift build -Xswiftc -DFANOUT_PORTABLE`). A compile-time constant.
     @usableFromInline @_alwaysEmitIntoClient
     package var usesLayoutFastPaths: Bool { true }
 #endif

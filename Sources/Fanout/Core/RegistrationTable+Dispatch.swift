@@ -1,11 +1,7 @@
 extension RegistrationTable {
     /// Calls `call` with the index of each entry of `entries` that responds to the message named `key`, in order, for
     /// as long as it returns `true`: the loop of every strategy that pins a table. The caller keeps the buffer, and
-    /// so every entry and target, alive until the dispatch ends; `call` reads the entry in place, as a copy of an
-    /// entry is a retain and a release (and iterating an array with `for entry in` retains every target around its
-    /// call).
-    ///
-    /// - Complexity: O(*n*) in `entries`.
+    /// so every entry and target, alive until the dispatch ends; `call` reads the entry in place.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forEachResponder(
@@ -15,7 +11,6 @@ extension RegistrationTable {
         let count = entries.count
         var index = 0
         while true {
-            // Non-responders skipped in a loop of their own, marked unlikely: fewer branches per message (measured).
             while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
             guard index < count, call(index) else { return }
             index &+= 1
@@ -55,8 +50,7 @@ where
 
     /// A dispatch of the multiplexer, which the caller holds: begins a call of it, pins its table's buffer, runs
     /// `deliver` over it, then unpins it, or frees what a change retired meanwhile, and ends the call; the last
-    /// dispatch in flight, when the registrations changed during it, then announces the change. Only a nested
-    /// dispatch, or an end after a change, goes out of line (see ``PinnedArray``).
+    /// dispatch in flight, when the registrations changed during it, then announces the change.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     func dispatch(_ deliver: (Entries) -> Void) {
         let call = beginCall()
@@ -68,9 +62,8 @@ where
         }
     }
 
-    /// A dispatch found a registered target gone: a change of the responders, deferred as a change made during the
-    /// dispatches is, so that the last to end calls ``SingleThreaded/dispatchesEnded()``, where the strategy drops it
-    /// (``SingleThreaded/endDispatches(dropping:)``) and announces the change.
+    /// A dispatch found a registered target gone: a change, deferred so that the last dispatch to end drops it and
+    /// announces it (``SingleThreaded/endDispatches(dropping:)``).
     @usableFromInline @inline(never)
     func dropGoneTargetsWhenDispatchesEnd() {
         _withUnsafeGuaranteedRef {

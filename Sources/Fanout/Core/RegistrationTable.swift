@@ -1,12 +1,10 @@
 import FanoutSupport
 
-/// The registrations of one multiplexer, kept in step by the table itself: which targets are registered, the
-/// messages each responds to, how many targets respond to each message, and one value per target in
-/// registration order. Every strategy stores its targets in one, which dispatches iterate in place, pinned (see
-/// ``PinnedArray``), each seeing the registrations as they were when it began.
+/// The registrations of one multiplexer, kept in step: which targets are registered, the messages each responds to,
+/// how many targets respond to each message, and one value per target in registration order, which dispatches
+/// iterate in place, pinned (``PinnedArray``). Every strategy keeps its registrations in one.
 @usableFromInline
 internal struct RegistrationTable<Schema: DelegateSchema, Value> {
-    /// One registration.
     @frozen
     @usableFromInline
     internal struct Entry {
@@ -28,7 +26,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     @usableFromInline
     internal private(set) var registrations = PinnedArray<Entry>()
 
-    /// A copy of the registrations, one retain; the table's own methods read `registrations.elements` in place.
+    /// A copy of the registrations; the table's own methods read `registrations.elements` in place.
     @usableFromInline @_alwaysEmitIntoClient
     internal var entries: ContiguousArray<Entry> { registrations.elements }
 
@@ -89,7 +87,6 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     @inline(__always)
     private func index(of id: ObjectIdentifier) -> Int? {
-        // Read in place: `firstIndex(where:)`, unspecialized here, would copy each entry, a retain and a release.
         registrations.elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
     }
 
@@ -103,8 +100,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     /// Removes the registrations whose values satisfy `shouldRemove`, releasing them inside this access: callers
     /// remove only registrations whose weak reference is gone, which own no target.
     internal mutating func removeAll(where shouldRemove: (Value) -> Bool) {
-        // Each value read in place, through a pointer: in code generic over the schema, an iterator or a subscript
-        // copies the element (a retain and a release), and an array's iterator allocates too.
+        // Each value read in place, through a pointer: no entry is copied.
         let any = registrations.elements.withUnsafeBufferPointer { entries in
             entries.indices.contains { shouldRemove((entries.baseAddress.unsafelyUnwrapped + $0).pointee.value) }
         }
@@ -123,7 +119,6 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
-    /// Whether a dispatch over these registrations is in flight.
     internal var isDispatching: Bool { registrations.isDispatching }
 
     /// The registrations' array, for a dispatch to pin: a change goes through the table's methods, which
@@ -136,12 +131,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
 
     /// Stops the dispatches in flight from calling a registration that just ended (its owner went) and was removed:
     /// clears the messages of the entries `isEnded` names in the retired buffers, which every dispatch in flight
-    /// reads (the removal retired the pinned buffer, unless an earlier change had). The buffers keep the entries,
+    /// reads (the removal retired the pinned buffer, unless an earlier change had); the buffers keep the entries,
     /// and so the targets, alive until the dispatches end. `isEnded` names the registration, not its identity: the
-    /// same target removed and added again during the dispatch is another registration, which a dispatch in flight
-    /// still calls.
-    ///
-    /// - Complexity: O(*n*) for each retired buffer.
+    /// same target removed and added again during the dispatch is another registration, which dispatches still call.
     internal mutating func silenceEnded(where isEnded: (Entry) -> Bool) {
         registrations.updateRetiredInPlace { entry in
             if isEnded(entry.pointee) { entry.pointee.messages = KeySet(bits: 0) }
@@ -149,7 +141,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     }
 
     private mutating func adjustCounts(for messages: KeySet<Schema.Key>, by delta: Int) {
-        // Over the set bits, which are the ordinals: `allCases` in unspecialized code costs a protocol call per key.
+        // Over the set bits, which are the ordinals.
         var bits = messages.bits
         while bits != 0 {
             let ordinal = bits.trailingZeroBitCount
@@ -164,8 +156,7 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     }
 
     /// The first step of every `add`: `target`'s identity and the messages it responds to, read before the storage
-    /// changes anything. Static, so that no access to a table is held while the target's `responds(to:)` runs and
-    /// perhaps changes it.
+    /// changes anything; static, so that no access to a table is held while `responds(to:)` runs and changes it.
     ///
     /// - Returns: `nil` when `target` is registered already (`isRegistered`), or when this thread is adding it
     ///   already (see ``responses(of:id:addingTo:)``).
@@ -177,8 +168,8 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         return (id, messages)
     }
 
-    /// Reads which messages `target` responds to, before `multiplexer` changes anything or takes a lock, so that
-    /// the target's `responds(to:)` may call the multiplexer (even `add` and `remove`).
+    /// Which messages `target` responds to, read before `multiplexer` changes anything or takes a lock, so that the
+    /// target's `responds(to:)` may call it (even `add` and `remove`).
     ///
     /// - Returns: `nil` when this thread is already adding `target` to `multiplexer` (its `responds(to:)` added it
     ///   again): the outer `add` registers it, once.
@@ -189,8 +180,6 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
         let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
         var frame = fanout_add_frame()
-        // Returns the bits, a concrete type: a generic result would make `withUnsafeMutablePointer` ask the runtime
-        // for the metadata of `KeySet<Schema.Key>?` at every add.
         let bits: UInt64? = withUnsafeMutablePointer(to: &frame) { frame in
             guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
             defer { fanout_add_end(frame) }

@@ -1,38 +1,30 @@
 import FanoutSupport
 
-/// What Fanout knows of a schema once it has checked its glue: every message's descriptor by ordinal, and what
-/// forwarding by name needs: the selectors' ordinals and each message's forwarder, asked of its descriptor once.
-/// Built the first time a multiplexer or a static composition of the schema is made, shared by all of them, never
-/// freed, so that `forward` calls a forwarder without retaining it.
+/// What Fanout knows of a schema once it has checked its glue: every message's descriptor, selector ordinal and
+/// forwarder, by ordinal. Built the first time a multiplexer or a static composition of the schema is made, shared
+/// by all of them, never freed, so that `forward` calls a forwarder without retaining it.
 ///
 /// Sendable because nothing in it changes after it is built, and its forwarders are made by the library's
 /// descriptors from immutable captures (the unpacker and the selector).
 ///
-/// The check runs once per schema, in every build, and refuses glue that would make the strategies disagree (one
-/// would drop a message another delivers, or call a target twice), with a message that names schema and message:
-/// - every key's `ordinal` is its position in `allCases`, and there are at most 64 keys (tables and bit sets
-///   are indexed by ordinal);
+/// The check runs once per schema, in every build, and refuses, naming schema and message, glue that would make the
+/// strategies disagree (one would drop a message another delivers, or call a target twice):
+/// - every key's `ordinal` is its position in `allCases`, and there are at most 64 keys (a key set is 64 bits);
 /// - no two keys have the same selector (forwarding by name finds a key by its selector);
 /// - `messages` lists one descriptor per key: none left out, none twice;
 /// - `visitMessages`, when it visits anything, visits each key once, with the descriptor type `messages` lists.
 @usableFromInline
 package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
-    /// Every message's descriptor, by ordinal.
     let messages: [any MessageProtocol<Schema>]
 
-    /// The ordinal of every selector.
     let ordinals: SelectorTable
 
-    /// Every message's forwarder, by ordinal, owned by the schema's information (never freed) and so read
-    /// unretained.
+    /// Every message's forwarder, by ordinal, owned by this never-freed object and so read unretained.
     let forwarders: ContiguousArray<Unmanaged<Forwarder>>
 
-    /// The keys, by ordinal.
     let keys: [Schema.Key]
 
-    /// The key whose selector is `selector`, or `nil` when the protocol has no such message.
-    ///
-    /// - Complexity: O(*s*) for a selector of *s* characters: one hash and one probe.
+    /// The key whose selector is `selector`, or `nil` when the protocol has no such message: one hash, one probe.
     @usableFromInline
     func key(forSelector selector: String) -> Schema.Key? {
         ordinals.ordinal(of: selector).map { keys[$0] }

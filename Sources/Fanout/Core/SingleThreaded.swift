@@ -14,17 +14,16 @@ internal protocol SingleThreaded: AnyObject {
 
     var confinement: ThreadConfinement { get }
 
-    /// The messages some registered target responds to, as bits by ordinal: a requirement, so that generic code reads
-    /// the table in place, not a copy from the protocol's getter (a retain per reference in it).
+    /// The messages some registered target responds to, as bits by ordinal; a requirement, so that it is read in place.
     var respondingBits: UInt64 { get }
 
     /// Called when the set changes; `nil` to be told nothing.
     var respondersDidChange: (() -> Void)? { get }
 
-    /// The set before the first change made during the dispatches in flight; `nil` when none was.
+    /// The set before the first change made during the dispatches in flight; `nil` when none was. Read and written
+    /// in single instantaneous accesses, so conformers need no dynamic exclusivity check on it.
     var deferredAnnouncement: UInt64? { get set }
 
-    /// Whether a dispatch of this multiplexer is in flight.
     var isDispatching: Bool { get }
 
     /// Marks the dispatches in flight so that the last one to end calls ``dispatchesEnded()``.
@@ -36,7 +35,7 @@ internal protocol SingleThreaded: AnyObject {
 }
 
 extension Unmanaged where Instance: SingleThreaded {
-    /// Begins a call of the multiplexer (``ThreadConfinement``), borrowing it from the caller, who ends it with `end()`.
+    /// Begins a call of the multiplexer (``ThreadConfinement``), borrowed from the caller, who ends it with `end()`.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func beginCall() -> ThreadConfinement {
         let confinement = _withUnsafeGuaranteedRef { $0.confinement }
@@ -55,8 +54,7 @@ extension SingleThreaded {
     }
 
     /// ``dispatchesEnded()`` of a strategy whose dispatches find dead targets: when a change is deferred (a target
-    /// found dead is one), drops the dead targets with `drop`, then announces the change, with any made during the
-    /// dispatches, once.
+    /// found dead is one), drops the dead targets with `drop`, then announces the change once.
     func endDispatches(dropping drop: () -> Void) {
         guard deferredAnnouncement != nil && !isDispatching else { return }
         drop()

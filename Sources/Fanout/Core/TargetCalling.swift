@@ -1,6 +1,5 @@
 /// One of Fanout's strategies: a multiplexer whose delivery calls its targets one by one, from which
-/// ``Delivering``'s deliveries follow. Not public API (an underscored name): public only because those
-/// deliveries are, and a client writes no conformance to it.
+/// ``Delivering``'s deliveries follow. Public only because those deliveries are; a client writes no conformance.
 public protocol _TargetCalling: Multiplexing {
     /// The strategy's delivery: calls, with `invoke`, every registered target that responds to the message named
     /// `key`, in registration order, while `shouldContinue` accepts the answers.
@@ -14,10 +13,8 @@ public protocol _TargetCalling: Multiplexing {
 }
 
 extension _TargetCalling {
-    /// Sends `message` to each registered target that responds to it, in
-    /// registration order, for as long as `shouldContinue` accepts the answers.
-    ///
-    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    /// Sends `message` to each registered target that responds to it, in registration order, for as long as
+    /// `shouldContinue` accepts the answers.
     @_alwaysEmitIntoClient @inline(__always)
     public func deliver<Arguments, Result>(
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
@@ -27,12 +24,9 @@ extension _TargetCalling {
         }
     }
 
-    /// Sends a message of two arguments as ``deliver(_:_:while:)`` does, with the arguments apart, so that a
-    /// reference among them is not retained (`ArgumentPair.swift`); a descriptor without a two-argument body takes
-    /// the tuple, built once. So does code generic over the schema (this module's witnesses of ``Delivering``, which
-    /// `any Multiplexing` calls): it delivers alike, at the price of the tuple, and each witness stays small.
-    ///
-    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
+    /// Sends a message of two arguments as ``deliver(_:_:while:)`` does, with the arguments apart
+    /// (`ArgumentPair.swift`); a descriptor without a two-argument body, and code generic over the schema, take the
+    /// tuple, built once.
     @_alwaysEmitIntoClient @inline(__always)
     public func deliver<First, Second, Result>(
         _ message: Message<Schema, (First, Second), Result>, _ first: First, _ second: Second,
@@ -46,8 +40,6 @@ extension _TargetCalling {
     }
 
     /// Sends a message of three arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
-    ///
-    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @_alwaysEmitIntoClient @inline(__always)
     public func deliver<A, B, C, Result>(
         _ message: Message<Schema, (A, B, C), Result>, _ a: A, _ b: B, _ c: C, while shouldContinue: (Result) -> Bool
@@ -59,8 +51,6 @@ extension _TargetCalling {
     }
 
     /// Sends a message of four arguments as ``deliver(_:_:while:)`` does, with the arguments apart.
-    ///
-    /// - Complexity: O(*n*) in the targets the strategy visits for `message`.
     @_alwaysEmitIntoClient @inline(__always)
     public func deliver<A, B, C, D, Result>(
         _ message: Message<Schema, (A, B, C, D), Result>, _ a: A, _ b: B, _ c: C, _ d: D,
@@ -75,10 +65,8 @@ extension _TargetCalling {
 }
 
 extension _TargetCalling {
-    /// The strategy's delivery: inlined where the schema is a concrete type, as in the glue a client compiles, and
-    /// called out of line in code generic over the schema (this module's witnesses of ``Delivering``), so that each
-    /// of those witnesses is a call, not a copy of the whole delivery. Both branches deliver alike: `_isConcrete`
-    /// only chooses where the code lives, and `bench check` shows that specialized glue keeps the inlined one.
+    /// The strategy's delivery: inlined where the schema is concrete, as in a client's glue, and called out of line
+    /// in code generic over it (this module's witnesses of ``Delivering``). Both branches deliver alike.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func callTargets<Result>(
         _ key: Schema.Key, while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
@@ -100,8 +88,7 @@ extension _TargetCalling {
     }
 }
 
-/// Calls `body` with `value`, lent in place rather than copied out: with a reference among the call's arguments that
-/// could reach `value`'s storage, a copy would cost a retain and a release.
+/// Calls `body` with `value`, lent in place rather than copied out.
 ///
 /// Precondition: nothing writes or destroys `value` until `body` returns, and `body` only reads it. The strategies
 /// lend what a delivery keeps alive: an entry of a single-threaded strategy's pinned buffer (a change copies the

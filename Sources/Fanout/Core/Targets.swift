@@ -6,8 +6,7 @@
 /// observers.forEach { $0.tableView(table, willDisplay: cell, forRowAt: indexPath) }
 /// ```
 ///
-/// The same classes and guarantees as with a ``DelegateSchema``. What needs a key per message needs a schema:
-/// `responds(to:)` per message, `closureTable`'s per-message lists, forwarding by name.
+/// The same classes and guarantees as with a ``DelegateSchema``; what needs a key per message needs a schema.
 public enum Targets<Target>: DelegateSchema {
     /// The one key: every target is called for every delivery.
     public enum Key: String, MessageKey {
@@ -55,8 +54,7 @@ extension Targets: SchemaFree {
 /// let delegate = TableObservers<WeakArrayMultiplexer<Targets<any TableObserver>>>()
 /// ```
 ///
-/// Each strategy keeps its own guarantees (<doc:Strategies>): registration order, a change during a delivery seen by
-/// the next one, re-entrant sends, no target freed inside its own callback.
+/// Each strategy keeps its own guarantees (<doc:Strategies>).
 public protocol TargetMultiplexing<Target>: AnyObject {
     /// The type of a registered target, such as `any TableObserver`.
     associatedtype Target
@@ -74,24 +72,16 @@ public protocol TargetMultiplexing<Target>: AnyObject {
     var count: Int { get }
 
     /// Calls `body` with every registered target, in registration order.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     func forEach(_ body: (Target) -> Void)
 
     /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
     /// `true`; `true` when there is none.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     func askAll(_ question: (Target) -> Bool) -> Bool
 
     /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; `nil` when none does.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     func askUntilAnswered<Answer>(_ question: (Target) -> Answer?) -> Answer?
 
     /// Combines the registered targets, in order, as `Sequence.reduce(_:_:)` does.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     func reduce<Result>(_ initialResult: Result, _ next: (Result, Target) -> Result) -> Result
 }
 
@@ -102,12 +92,8 @@ extension WeakArrayMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 extension LifetimeBoundMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 extension ConcurrentMultiplexer: TargetMultiplexing where Schema: SchemaFree {}
 
-/// Each verb calls the strategy's delivery inlined where the schema is concrete (a client's code) and out of line in
-/// code generic over it (this module's witnesses of ``TargetMultiplexing``), as `callTargets` chooses.
 extension _TargetCalling where Schema: SchemaFree {
     /// Calls `body` with every registered target, in registration order.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
     public func forEach(_ body: (Schema.Target) -> Void) {
         callTargets(Schema.everyTarget, while: { _ in true }, invoking: body)
@@ -115,8 +101,6 @@ extension _TargetCalling where Schema: SchemaFree {
 
     /// Asks every registered target, in order and without short-circuit, and answers whether all of them said
     /// `true`; `true` when there is none.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
     public func askAll(_ question: (Schema.Target) -> Bool) -> Bool {
         var answer = true
@@ -130,8 +114,6 @@ extension _TargetCalling where Schema: SchemaFree {
     }
 
     /// Asks the registered targets in order until one gives a non-`nil` answer, which wins; `nil` when none does.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
     public func askUntilAnswered<Answer>(_ question: (Schema.Target) -> Answer?) -> Answer? {
         var answer: Answer?
@@ -145,8 +127,6 @@ extension _TargetCalling where Schema: SchemaFree {
     }
 
     /// Combines the registered targets, in order, as `Sequence.reduce(_:_:)` does.
-    ///
-    /// - Complexity: O(*n*) in the targets.
     @_alwaysEmitIntoClient @inline(__always)
     public func reduce<Result>(_ initialResult: Result, _ next: (Result, Schema.Target) -> Result) -> Result {
         var result = initialResult

@@ -1,6 +1,5 @@
-/// The reuse of `forward`'s answers array, through the layout: destroying an `Any?` through the runtime's generic
-/// value witnesses (as `removeAll`, assignment and the array's deinitializer do) costs several times more than
-/// destroying its `Any` directly, and an answer of the trivial type the new answers have costs nothing.
+/// The reuse of `forward`'s answers array, through the layout: an old answer is destroyed as an `Any`, not through
+/// the generic value witnesses of `Any?`, and one of the trivial type the new answers have is not destroyed at all.
 extension ExistentialLayout {
     /// Whether `answers` may be written in place: the layout is known and nothing else holds its storage (an array
     /// is one reference to its storage object here; the empty array's shared storage is never unique).
@@ -31,8 +30,7 @@ extension ExistentialLayout {
     }
 
     /// Writes `answer`, boxed by `box`, to the uninitialized `slot`. An answer boxed as it is, of a trivial type
-    /// stored inline (`Void`, `Bool`), is written as its bytes and its type's metadata: the general path builds the
-    /// `Any?` in a temporary and copies it with wide loads that stall on store forwarding.
+    /// stored inline (`Void`, `Bool`), is written as its bytes and its type's metadata.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     internal static func initialize<Answer, Boxed>(

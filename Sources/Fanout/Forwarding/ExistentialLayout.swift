@@ -28,8 +28,7 @@ internal enum ExistentialLayout {
             && reference[0] == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }()
 
-    /// The four words of an `Any?` holding `value`, through a typed pointer: a generic function would open the
-    /// existential and read the bytes of the value inside.
+    /// The four words of an `Any?` holding `value`, read through a typed pointer, which does not open it.
     private static func words(of value: Any?) -> [UInt] {
         let slot = UnsafeMutablePointer<Any?>.allocate(capacity: 1)
         slot.initialize(to: value)

@@ -22,8 +22,7 @@ public enum ForwardingError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Checks that a forwarded message has `count` arguments; `types`, the expected argument types, are built only for
-/// the error, so that a call with the right count allocates nothing.
+/// Checks that a forwarded message has `count` arguments, building the expected `types` only for the error.
 @usableFromInline @_alwaysEmitIntoClient
 internal func checkCount(
     of values: [Any], selector: String, count: Int, types: () -> [Any.Type]
@@ -35,8 +34,7 @@ internal func checkCount(
     }
 }
 
-/// The argument at `position` of a forwarded message whose count ``checkCount(of:selector:count:types:)`` checked,
-/// as a `T`.
+/// The argument at `position` of a forwarded message, whose count was checked, as a `T`.
 @usableFromInline @_alwaysEmitIntoClient
 internal func argument<T>(
     _ position: Int, of values: [Any], as type: T.Type, selector: String

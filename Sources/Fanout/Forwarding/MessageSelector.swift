@@ -1,9 +1,5 @@
-/// A message's Objective-C selector, hashed once.
-///
-/// The Objective-C runtime registers every selector once and the compiler resolves each `@selector(…)` to that
-/// pointer, so a method-cache lookup never hashes characters. A `MessageSelector` plays that part for
-/// ``SelectorDictionaryMultiplexer``: its name is hashed when it is made, and a dictionary keyed by it mixes that
-/// one integer with its seed per lookup.
+/// A message's Objective-C selector, hashed once when it is made, as the Objective-C runtime registers a selector
+/// once: a dictionary keyed by it mixes that one integer with its seed per lookup, hashing no characters.
 @frozen
 @usableFromInline
 internal struct MessageSelector: Hashable, Sendable {
@@ -28,10 +24,9 @@ internal struct MessageSelector: Hashable, Sendable {
         hasher.combine(nameHash)
     }
 
-    /// The bucket hash `Dictionary` and `Set` use, answered directly as `Hashable` allows (the standard library's
-    /// integers do): the precomputed hash mixed with the table's seed by one exclusive or, with no `Hasher` run per
-    /// lookup. The name hash is already a `Hasher` output, so the buckets stay uniformly spread; two names whose
-    /// hashes are equal collide in every table, which costs a probe, never a wrong answer (`==` compares names).
+    /// The bucket hash `Dictionary` and `Set` use: the precomputed hash, already a `Hasher` output, mixed with the
+    /// table's seed by one exclusive or. Two names whose hashes are equal collide in every table, which costs a
+    /// probe, never a wrong answer (`==` compares names).
     @usableFromInline @_alwaysEmitIntoClient
     internal func _rawHashValue(seed: Int) -> Int {
         nameHash ^ seed

@@ -1,10 +1,7 @@
-/// Finds a message's ordinal by its selector named at run time, in one hash of the name's UTF-8 bytes and, on
-/// average, one probe, whatever the number of messages: what
-/// ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` looks selectors up in.
-///
-/// The hash reads the name eight bytes at a time, cheaper than `String`'s SipHash. Each bucket keeps its name's
-/// full hash, so that a probe compares names only when the hashes are equal; a hit is confirmed by comparing
-/// the names, so a collision costs a probe, never a wrong answer. Open-addressed, at most half full.
+/// Finds a message's ordinal by its selector named at run time, for
+/// ``SelectorDictionaryMultiplexer/forward(_:arguments:)``: one hash of the name's UTF-8 bytes and, on average,
+/// one probe, whatever the number of messages. Open-addressed, at most half full. Each bucket keeps its name's full
+/// hash, and a probe compares names only when the hashes are equal: a collision costs a probe, never a wrong answer.
 internal struct SelectorTable: Sendable {
     /// The selectors, by ordinal.
     internal let names: [String]

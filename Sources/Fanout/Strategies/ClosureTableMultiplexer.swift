@@ -23,7 +23,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
 
     public var respondersDidChange: (() -> Void)?
 
-    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     @usableFromInline
@@ -33,7 +32,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
 
     public init() {}
 
-    /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor (``ClosureListStorage``).
+    /// No forwarding, so no closure is bound: a dispatch calls each target through the descriptor.
     @usableFromInline
     static var forwards: Bool { false }
 
@@ -42,7 +41,6 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
         body(&slots[key.caseIndex])
     }
 
-    /// The list of the message named `key`, if one was made (``ClosureListStorage``).
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
         slots[key.caseIndex].map(Unmanaged.passUnretained)
@@ -62,10 +60,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
 
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets in the list of the message
-    /// named `key`, in registration order.
-    ///
-    /// - Complexity: O(*r*), where *r* is the number of targets that respond to the message.
+    /// This strategy's delivery (``_TargetCalling``), through the list of the message named `key`.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ClosureTableMultiplexer>, while shouldContinue: (Result) -> Bool,

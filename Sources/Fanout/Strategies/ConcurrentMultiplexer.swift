@@ -8,24 +8,23 @@ import FanoutSupport
 /// DispatchQueue.concurrentPerform(iterations: 4) { _ in multiplexer.scrollViewDidScroll(view) }
 /// ```
 ///
-/// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the
-/// array) with an atomic exchange. A dispatch takes no lock: it counts itself in among the readers, reads the
-/// published snapshot, calls the targets and counts itself out: one atomic increment and one decrement per
-/// message, and no reference counting, each target borrowed from an immutable object of its own. A replaced
-/// snapshot is retired, and freed only when no reader is counted, by a writer or by the last reader out.
+/// Writers change a copy-on-write array under a lock, then publish a snapshot of it (an object holding the array)
+/// with an atomic exchange. A dispatch takes no lock and counts no reference: it counts itself in among the
+/// readers, reads the published snapshot, calls the targets, each borrowed from an immutable object of its own,
+/// and counts itself out. A replaced snapshot is retired, and freed only when no reader is counted, by a writer or
+/// by the last reader out.
 ///
 /// Why that is safe: a reader that holds a snapshot counted itself in before it read it, so before the exchange
 /// that retired it; whoever frees retired snapshots first sees the count at zero, after the exchange, so that
 /// reader has counted itself out (every step is sequentially consistent). A reader that counts itself in later
 /// reads the newer snapshot. The targets stay alive while a snapshot that holds them does, so callbacks may add,
-/// remove and dispatch again, and each dispatch delivers to exactly the targets registered when it began.
-/// Retired snapshots wait while dispatches overlap without pause; once none is in flight they are freed by the
-/// last reader out or, when a writer holds the lock then, by that writer once it has released it (a reader does
-/// not wait for the lock).
+/// remove and dispatch again, and each dispatch delivers to exactly the targets registered when it began. Retired
+/// snapshots wait while dispatches overlap without pause; once none is in flight, the last reader out frees them
+/// or, if a writer holds the lock then, that writer does once it has released it (a reader never waits for it).
 ///
-/// The storage's own state is shared under the lock or through its three atomic words (`fanout_published` in
-/// `FanoutSupport`). The targets are called from whichever thread dispatches, so they must themselves be safe to
-/// call concurrently: the multiplexer is `Sendable` only when its target type is (`any P` where `P: Sendable`).
+/// Its own state is shared under the lock or through its atomic words (`fanout_published`). The targets are called
+/// from whichever thread dispatches, so they must be safe to call concurrently: the multiplexer is `Sendable` only
+/// when its target type is (`any P` where `P: Sendable`).
 public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling {
     /// Each target in an object of its own (``Frozen``), so that a dispatch calls it in place from many threads.
     @usableFromInline
@@ -36,8 +35,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     internal typealias Snapshot = Frozen<ContiguousArray<Table.Entry>>
 
     // The writers' state, read and written only under `lock`: the registrations, the replaced snapshots not yet
-    // freed (each retained once, as objects: code that moves them needs no metadata of the schema's), and the handler
-    // of ``respondersDidChange``.
+    // freed (each retained once), and the handler of ``respondersDidChange``.
     private var table = Table()
     private var retired: [Unmanaged<AnyObject>] = []
     private var changeHandler: (() -> Void)?
@@ -91,10 +89,10 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         retired.append(Unmanaged<AnyObject>.fromOpaque(replaced.unsafelyUnwrapped))
     }
 
-    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``):
-    /// at once, on the thread whose `add` or `remove` changed it, after the lock is released (not deferred: other
-    /// threads' dispatches may overlap without end). Changes on several threads announce concurrently and in no
-    /// set order, so the handler must be safe to call from any thread, and should read ``responds(to:)`` afresh.
+    /// Called when the set of messages some target responds to changes (``Multiplexing/respondersDidChange``): at
+    /// once, on the thread whose `add` or `remove` changed it, after the lock is released. Changes on several threads
+    /// announce concurrently and in no set order: the handler must be safe to call from any thread, and should read
+    /// ``responds(to:)`` afresh.
     public var respondersDidChange: (() -> Void)? {
         get { locked { changeHandler } }
         set {
@@ -116,7 +114,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         return taken
     }
 
-    /// Releases snapshots taken out by ``takeRetired(_:)``, with the lock released: a target's deinit may call this
+    /// Releases snapshots taken out by ``takeRetired()``, with the lock released: a target's deinit may call this
     /// storage, which takes the lock. No reader can reach them: each was replaced, and no reader of it is left.
     private static func release(_ snapshots: [Unmanaged<AnyObject>]) {
         for snapshot in snapshots { snapshot.release() }
@@ -166,15 +164,12 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that responds
     /// to the message named `key`, in order, with no lock and no reference counting: the reader count keeps the
     /// snapshot, and so the targets, alive.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ConcurrentMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        // Counts itself in among the readers and reads the snapshot, which stays valid until it counts itself out;
-        // the last reader out frees the retired snapshots. `published` is read once: it never changes.
+        // The snapshot stays valid until this reader counts itself out. `published` is read once: it never changes.
         let published = storage._withUnsafeGuaranteedRef { $0.published }
         let snapshot = Unmanaged<Snapshot>.fromOpaque(fanout_reader_enter(published).unsafelyUnwrapped)
         defer { if fanout_reader_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } } }

@@ -26,7 +26,6 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
 
     public var respondersDidChange: (() -> Void)?
 
-    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
@@ -63,10 +62,7 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
         confinement.run(self) { table.responds(to: key) }
     }
 
-    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every registered target that
-    /// responds to the message named `key`, in order.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets (responding or not).
+    /// This strategy's delivery (``_TargetCalling``), testing every registered target in turn.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,

@@ -9,15 +9,11 @@ import FanoutSupport
 /// multiplexer.add(pullToRefresh, boundTo: screen)    // held until `screen` is deallocated
 /// ```
 ///
-/// Three ways to register:
-/// - ``LifetimeBoundMultiplexer/add(_:)``: never keeps a target alive. A ``RegistrationHolder`` is bound to its
-///   own lifetime by its ``RegistrationBag`` and retained for each of its calls (the price of memory
-///   safety: its callback may make its owner let go of it); any other target is held weakly.
-/// - ``LifetimeBoundMultiplexer/add(_:boundTo:)``: held strongly until its *owner*, a ``RegistrationHolder``, is
-///   deallocated; no reference counting per delivery.
-/// - ``unsafeAddUnretained(_:)``: a holder called without any retain.
-///
-/// Single-threaded.
+/// ``LifetimeBoundMultiplexer/add(_:)`` never keeps a target alive: a ``RegistrationHolder`` is bound to its own
+/// lifetime and retained for each of its calls, since its callback may make its owner let go of it; any other
+/// target is held weakly. ``LifetimeBoundMultiplexer/add(_:boundTo:)`` holds a target strongly until its owner is
+/// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
+/// retain. Single-threaded.
 public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
@@ -39,7 +35,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
 
     public var respondersDidChange: (() -> Void)?
 
-    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
@@ -57,13 +52,10 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         }
     }
 
-    /// Registers `target` strongly until `owner` is deallocated (or `target` is removed). A target bound to an owner
-    /// already is bound to this one too, and held until the last of its owners goes; one registered with ``add(_:)``
-    /// is registered anew, bound to `owner`, at the end of the order.
+    /// Registers `target` strongly until `owner`, such as the screen it belongs to, is deallocated (or `target` is
+    /// removed). A target bound to an owner already is bound to this one too, and held until the last of its owners
+    /// goes; one registered with ``add(_:)`` is registered anew, bound to `owner`, at the end of the order.
     ///
-    /// - Parameters:
-    ///   - target: The behaviour; the multiplexer keeps it alive.
-    ///   - owner: The object whose deallocation ends the registration, such as the screen the behaviour belongs to.
     /// - Precondition: `owner` is not `target` itself (it would be kept alive for ever); use ``add(_:)`` for that.
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target, boundTo owner: some RegistrationHolder) {
@@ -75,10 +67,9 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
 
     /// Registers a ``RegistrationHolder`` that is called without any reference counting: no retain, no weak load.
     ///
-    /// - Precondition: `target` is a ``RegistrationHolder`` that stays alive while any of its callbacks runs:
-    ///   neither the callback nor anything it calls (a nested message included) may release the last strong
-    ///   reference to it, or the rest of the callback runs on freed memory. Debug builds trap on that misuse;
-    ///   release builds do not check.
+    /// - Precondition: `target` is a ``RegistrationHolder`` that stays alive while any of its callbacks runs: nothing
+    ///   the callback calls, a nested message included, may release the last strong reference to it, or the rest of
+    ///   the callback runs on freed memory. Debug builds trap on that misuse; release builds do not check.
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     @unsafe
     public func unsafeAddUnretained(_ target: Schema.Target) {
@@ -169,7 +160,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         // dispatch's buffer still holds this registration (and the bag what ends it), and the id names the new one.
         let removed = table.remove(id, if: { $0.registration === registration })
         if removed?.value.hold == .retainedPerCall { selfBound -= 1 }
-        // A dispatch in flight calls it no more; one registered again since is another registration.
         table.silenceEnded { $0.value.registration === registration }
         return removed
     }
@@ -190,8 +180,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         }
     }
 
-    /// Drops the weak registrations whose targets are dead, giving back their memory; frees nothing else, so runs no
-    /// user code.
+    /// Drops the weak registrations whose targets are dead, giving back their memory and nothing else: no user code.
     private func dropDeadTargets() {
         guard weaklyHeld > 0 else { return }
         let before = table.count
@@ -220,8 +209,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
     /// responds to `key`, in order: a holder retained for its call, others as held or through their weak reference.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<LifetimeBoundMultiplexer>, while shouldContinue: (Result) -> Bool,
@@ -233,9 +220,8 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
             let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
             Table.forEachResponder(to: key, in: entries) { index in
                 // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place: from
-                // the entry where the schema is concrete; in code generic over it (the witnesses `TargetMultiplexing`
-                // calls), from the registration's copy (the same target, alive as long), since reading the entry's
-                // optional there copies the entry, a retain and a release per target.
+                // the entry where the schema is concrete, else from the registration's copy (the same target, alive as
+                // long), as reading the entry's optional in generic code copies the entry.
                 if _isConcrete(Schema.self) {
                     if _fastPath(entries[index].value.owned != nil) {
                         return shouldContinue(lend(&pinned[index].value.owned!, to: invoke))
@@ -257,7 +243,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         toHeldApart entry: UnsafePointer<Table.Entry>, in storage: Unmanaged<LifetimeBoundMultiplexer>,
         while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result
     ) -> Bool {
-        // Each read is in place: a copy of the registration is a retain and a release.
         assert(entry.pointee.value.hold != .strong, "a target bound to an owner is called from its entry, not here")
         if entry.pointee.value.hold == .unretained {
             // The caller guarantees that the target outlives its calls (counted in debug builds).

@@ -1,16 +1,7 @@
-// `LifetimeBoundMultiplexer`'s registrations and what ends them: the holder, its bag, the entry; `WeakArrayMultiplexer`'s
-// registrations, all of them weak.
-
 import FanoutSupport
 
 /// An object that owns registrations in ``LifetimeBoundMultiplexer``s through its ``RegistrationBag``: when it is
-/// deallocated the bag goes with it and every registration in the bag ends, the Swift counterpart of binding a
-/// helper to an Objective-C object with an associated object.
-///
-/// A holder added with ``LifetimeBoundMultiplexer/add(_:)`` is bound to its own lifetime: not kept alive by the
-/// multiplexer, but retained while one of its callbacks runs, so that the callback may make its owner let go of
-/// it (a behaviour that dismisses its screen). A behaviour added with
-/// ``LifetimeBoundMultiplexer/add(_:boundTo:)`` is bound to the lifetime of its owner, the holder.
+/// deallocated, the bag goes with it and ends every registration in it, as an Objective-C associated object would.
 ///
 /// ```swift
 /// final class ParallaxHeader: ScrollViewDelegate, RegistrationHolder {
@@ -25,8 +16,8 @@ public protocol RegistrationHolder: AnyObject {
 
 /// Registrations that end when the bag is deallocated, normally with the ``RegistrationHolder`` that owns it.
 public final class RegistrationBag {
-    /// The registrations in the bag, and at the same index what ends each, run when the bag is deallocated. Apart,
-    /// so that looking a registration up reads no closure (a copy of one is a retain and a release).
+    /// The registrations in the bag and, at the same index, what ends each when the bag is deallocated: apart, so
+    /// that a lookup copies no closure.
     private var registrations: [ObjectIdentifier] = []
     private var ends: [() -> Void] = []
 
@@ -62,10 +53,9 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
     /// The target of a registration bound to an owner (`.strong`), owned by the entry so that a dispatch calls it
     /// from the pinned buffer; `nil` for the others, whose targets the table must not keep alive.
     @usableFromInline var owned: Schema.Target?  // `var` only to be lent in place (`lend`); written by `init` alone
-    /// The registration's ``LifetimeRegistration/stored``, copied so that a dispatch reaches the other targets
-    /// without going through the registration first.
+    /// The registration's ``LifetimeRegistration/stored``, copied so that a dispatch reaches the target directly.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The registration's ``LifetimeRegistration/hold``, copied here for the same reason.
+    /// The registration's ``LifetimeRegistration/hold``, copied likewise.
     @usableFromInline let hold: LifetimeRegistration<Schema>.Hold
 
     init(_ registration: LifetimeRegistration<Schema>, target: Schema.Target) {
@@ -75,7 +65,6 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
         stored = registration.stored
     }
 
-    /// Whether this is a weak registration whose target has been deallocated.
     var isDeadWeakReference: Bool { registration.isDeadWeakReference }
 }
 
@@ -101,14 +90,12 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// The target: owned for `strong`, otherwise an uncounted copy (``uncountedCopy(of:)``), valid while
     /// ``isActive`` or, for `weak`, while ``weakObject`` loads.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The target as an object, for every hold but `strong`: a dispatch retains and releases it through this.
-    /// Holds no strong count. For `retainedPerCall` and `weak` it holds an unowned count (see
-    /// ``retainForCall()``), except on the Objective-C runtime.
+    /// The target as an object, for every hold but `strong`, through which a dispatch retains and releases it: no
+    /// strong count; an unowned count for `retainedPerCall` and `weak`, except on the Objective-C runtime.
     @usableFromInline let object: Unmanaged<AnyObject>?
     #if _runtime(_ObjC)
-        /// The target, for `retainedPerCall` and `weak`: on the Objective-C runtime a target may be an Objective-C
-        /// object, which has no Swift unowned count, so a weak reference answers instead. Written once, by `init`,
-        /// then read in place: no exclusivity check needed.
+        /// The target, for `retainedPerCall` and `weak`: it may be an Objective-C object, which has no Swift
+        /// unowned count. Written once, by `init`, then read in place: no exclusivity check needed.
         @exclusivity(unchecked) @usableFromInline weak var weakObject: AnyObject?
     #endif
     /// Read on every delivery; written only by the same thread when the target dies: no exclusivity check needed.
@@ -117,12 +104,11 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
     /// first owner's for a target bound to owners. Weak, so that a bag being deallocated reads `nil` here.
     weak var bag: RegistrationBag?
 
-    /// The bags of the owners a target was bound to after the first (``LifetimeBoundMultiplexer/add(_:boundTo:)``):
-    /// the registration ends when the last of ``bag`` and these goes. Allocated when there is one, and a pointer, not
-    /// an array, so that a registration with one owner or none pays nothing for them, not even a release.
+    /// The bags of the owners a target was bound to after the first: the registration ends when the last of ``bag``
+    /// and these goes. Allocated only for a second owner: a pointer, so that a registration with one owner or none
+    /// pays no release for them.
     private var otherOwners: UnsafeMutablePointer<[Owner]>?
 
-    /// One bag of ``otherOwners``.
     private struct Owner {
         weak var bag: RegistrationBag?
     }
@@ -149,29 +135,27 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         #endif
     }
 
-    // Calling a target that no registration keeps alive (`retainedPerCall` and `weak`), one retain per call.
+    // Calling a target no registration keeps alive (`retainedPerCall`, `weak`): it is never called once its deinit
+    // has begun, and never freed while its call runs.
     //
-    // What must hold: the target is never called once its deinit has begun, and never freed while its call runs.
-    //
-    // - Its memory may be read from `init` until this registration is freed: `init` takes an unowned count on it,
-    //   and `deinit` gives it back. An unowned count does not keep the object alive (its deinit still runs when its
-    //   last strong reference goes); it keeps its memory, so that its reference counts stay readable. A dead
-    //   target's memory is given back when its entry is dropped: at the end of a dispatch that finds it dead, or by
-    //   `count` (a holder's, when its bag ends the registration), or with the multiplexer.
-    // - A dispatch calls the target only after `swift_tryRetain` succeeded, which it does only while the target's
-    //   deinit has not begun: atomically, so that a release on another thread racing it either comes before it
-    //   (the target is skipped) or finds the +1 and frees nothing. The call runs with that +1, given back after it
-    //   returns: a target whose callback lets go of its last other reference is deinitialized at that release,
-    //   between two calls, with the table consistent, never inside its own callback.
-    // - A target that dies during a dispatch, before its turn, is skipped, and its entry dropped when the
-    //   dispatch ends; a target's own deinit that sends a message finds it going and skips it.
+    // - Its memory may be read from `init` until this registration is freed: `init` takes an unowned count, which
+    //   keeps the memory (so its reference counts stay readable) but not the object, and `deinit` gives it back. A
+    //   dead target's memory goes when its entry is dropped: at the end of a dispatch that finds it dead, by
+    //   `count`, when its bag ends a holder's registration, or with the multiplexer.
+    // - A dispatch calls the target only after `swift_tryRetain` succeeded, which it does only while the deinit has
+    //   not begun, atomically: a release racing it on another thread either comes first (the target is skipped) or
+    //   finds the +1 and frees nothing. The +1 is given back after the call returns, so a target whose callback
+    //   drops its last other reference is deinitialized at that release, between two calls, with the table
+    //   consistent, never inside its own callback.
+    // - A target that dies during a dispatch, before its turn, is skipped and its entry dropped when the dispatch
+    //   ends; a target's own deinit that sends a message finds it going and skips it.
     // - `stored`, the uncounted copy of the target, is read only while that +1 is held.
     //
-    // On the Objective-C runtime a target may be an Objective-C object: `weakObject`'s weak load (a +1 too, or
-    // `nil` once the deinit began) stands in for the unowned count and `swift_tryRetain`, with the same argument.
+    // On the Objective-C runtime `weakObject`'s weak load (a +1 too, or `nil` once the deinit began) stands in for
+    // the unowned count and `swift_tryRetain`, with the same argument.
 
     /// Takes the +1 that keeps the target alive through one call, unless its deinit has begun; the caller gives it
-    /// back through ``object`` after the call. Counted as a retain.
+    /// back through ``object`` after the call.
     ///
     /// - Precondition: `hold` is `retainedPerCall` or `weak`.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
@@ -210,8 +194,7 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
         self.bag === bag || otherOwners?.pointee.contains { $0.bag === bag } == true
     }
 
-    /// Makes `bag` one more bag whose deallocation ends the registration, once the last of them goes; `end` runs
-    /// when it is deallocated.
+    /// Adds `bag` to the bags whose deallocation ends the registration, once the last goes; `end` runs when it goes.
     func addOwner(_ bag: RegistrationBag, endedBy end: __owned @escaping () -> Void) {
         if self.bag == nil {
             self.bag = bag
@@ -255,10 +238,8 @@ internal final class LifetimeRegistration<Schema: DelegateSchema> {
 }
 
 extension Unmanaged {
-    /// The one per-call path of a registration not bound to an owner (`retainedPerCall`, `weak`), for both
-    /// strategies that have them: calls, with `invoke`, this registration's target, retained for the call, unless
-    /// it is gone; then calls `ifGone`. Returns whether the dispatch goes on. The caller keeps the registration
-    /// alive (a pinned buffer holds it).
+    /// Calls, with `invoke`, the target of a registration not bound to an owner, retained for the call, or calls
+    /// `ifGone` if it is gone; returns whether the dispatch goes on. The caller keeps the registration alive.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func callRetained<Schema, Result>(
         while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result, ifGone: () -> Void
@@ -283,8 +264,7 @@ internal func uncountedCopy<Target>(of target: Target) -> (
     stored: UnsafeMutablePointer<Target>, object: Unmanaged<AnyObject>
 ) {
     let object = target as AnyObject
-    // Checked in every build (not a `precondition`, which `-Ounchecked` drops, and whose message `-O` drops): a
-    // value's box, released below, would be freed while the copy still names it.
+    // Checked in every build, not by `precondition`: a value's box, released below, would be freed under the copy.
     guard object === target as AnyObject else {
         fatalError(
             "a target held without a count must be an object: \(Target.self) is not a class or class-constrained existential"

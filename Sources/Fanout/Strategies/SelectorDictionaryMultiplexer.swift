@@ -8,26 +8,22 @@
 /// ```
 ///
 /// Every dispatch looks the message's selector up in a dictionary to find its handlers: a typed list of its
-/// responders, as ``ClosureTableMultiplexer`` keeps per message, each with a closure bound to it for `forward`.
-/// A typed dispatch calls the targets through the descriptor and boxes nothing: its cost over a closure table
-/// is one dictionary lookup per message, with no selector's characters hashed (selectors are registered once,
-/// as the Objective-C runtime registers them). Only ``SelectorDictionaryMultiplexer/forward(_:arguments:)``
-/// unpacks `Any` arguments and boxes the answers. Targets are held strongly, by their handlers. Single-threaded.
+/// responders, as ``ClosureTableMultiplexer`` keeps per message, each with a closure bound to it for `forward`. A
+/// typed dispatch costs one dictionary lookup more than a closure table, hashing no characters, and boxes nothing:
+/// only ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does. Targets are held strongly. Single-threaded.
 public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
     internal var handlers = [MessageSelector: AnyClosureList]()
 
-    /// Every message's selector, registered once, by ordinal: the stand-in for the selector references the
-    /// Objective-C compiler emits, so that no dispatch hashes a selector's characters.
+    /// Every message's selector, by ordinal, hashed once (``MessageSelector``).
     @usableFromInline
     internal let selectors = ContiguousArray(Schema.Key.allCases.map { MessageSelector($0.rawValue) })
 
     /// The schema's selector ordinals and forwarders, shared by its multiplexers; unretained: it is never freed.
     internal let schemaInfo = Unmanaged.passUnretained(SchemaInfo<Schema>.shared)
 
-    /// Each message's handler list by ordinal, for `forward`, which has found the ordinal already: a second lookup
-    /// by selector would hash again. Unretained: `handlers` owns the lists (see `forward`).
+    /// Each message's handler list by ordinal, for `forward`, which has the ordinal; unretained: `handlers` owns them.
     @exclusivity(unchecked)
     internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyClosureList>?>
 
@@ -43,7 +39,6 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     public var respondersDidChange: (() -> Void)?
 
-    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     @usableFromInline
@@ -82,10 +77,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     public func responds(to key: Schema.Key) -> Bool { anyResponds(to: key) }
 
-    /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, the targets of the message named `key`,
-    /// found by its selector, in registration order.
-    ///
-    /// - Complexity: O(*r*) for *r* targets that respond, plus one dictionary probe on average.
+    /// This strategy's delivery (``_TargetCalling``), through the list found by the message's selector.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryMultiplexer>, while shouldContinue: (Result) -> Bool,
@@ -99,19 +91,15 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         handlers[selectors[key.caseIndex]]
     }
 
-    /// The handlers of the message named `key`, found by its selector, if a list was made (``ClosureListStorage``).
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
         handlers(for: key).map(Unmanaged.passUnretained)
     }
 
-    /// Forwards a message named at run time to every target that responds to it, in registration order, and
-    /// returns their answers (`()` for a message without an answer); answers are not combined.
+    /// Forwards the message whose Objective-C selector is `selector`, such as `"scrollViewDidScroll:"`, with
+    /// `arguments` in order, to every target that responds to it, in registration order, and returns their answers
+    /// (`()` for a message without an answer), one per responding target, not combined.
     ///
-    /// - Parameters:
-    ///   - selector: The Objective-C selector, such as `"scrollViewDidScroll:"`.
-    ///   - arguments: The message's arguments, in order.
-    /// - Returns: One answer per responding target; empty when none responds.
     /// - Throws: ``ForwardingError`` naming the selector and what was expected, when the protocol has no such
     ///   message or the arguments do not match.
     /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a* arguments and *r* responding
@@ -125,14 +113,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: schemaInfo.takeUnretainedValue().ordinals.names)
         }
-        // The last answers array, taken out for the call so that a nested `forward` makes its own; once its caller
-        // has let go of it, the new answers are written over the old ones in place, with no allocation.
+        // Taken out for the call, so that a nested `forward` makes its own answers array.
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
         // Neither the forwarder nor the handlers are retained for the call: a schema's forwarders are never freed, the
         // caller keeps this storage alive until `forward` returns, and a handler list stays in `handlers` for the
-        // storage's lifetime (`unbind` empties a list, never drops it). So a callback that removes every target and
-        // lets go of the multiplexer frees neither (SelectorForwardingTests, under ASan in `.ci/run`).
+        // storage's lifetime (`unbind` empties a list, never drops it), even if a callback lets go of the multiplexer.
         let failure = schemaInfo._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
             $0.forward(arguments, to: handlersByOrdinal[ordinal], into: &answers)
         }

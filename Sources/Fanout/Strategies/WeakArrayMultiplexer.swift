@@ -6,12 +6,9 @@
 /// multiplexer.add(behavior)     // not retained: keep `behavior` alive yourself
 /// ```
 ///
-/// One array of registrations, each with the messages its target responds to. Each holds its target without
-/// keeping it alive (an unowned count keeps only its memory), and every delivery retains the target for its call
-/// unless its deinit has begun: a retain and a release per target on top of the call, the price of memory safety
-/// (a callback may let go of its own target), and the path ``LifetimeBoundMultiplexer/add(_:)`` takes. A dispatch
-/// pins the table's buffer (`PinnedArray`), so it counts no reference of its own. A dead target is never called;
-/// its entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
+/// Every delivery retains each target for its call unless its deinit has begun: a retain and a release per target,
+/// the price of memory safety, since a callback may let go of its own target. A dead target is never called; its
+/// entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
 /// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
     @usableFromInline
@@ -28,7 +25,6 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
 
     public var respondersDidChange: (() -> Void)?
 
-    /// Read and written in single instantaneous accesses (``SingleThreaded``): no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
@@ -73,14 +69,12 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
         }
     }
 
-    /// Drops the registrations whose targets are dead, giving back their memory; frees nothing else, so runs no
-    /// user code.
+    /// Drops the registrations whose targets are dead, giving back their memory and nothing else: no user code.
     private func dropDeadTargets() {
         table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
     }
 
-    /// The last dispatch in flight ended after one found a dead target: drops it, and announces the change (with
-    /// any change made during the dispatches) once.
+    /// The last dispatch in flight ended after one found a dead target: drops it and announces the change, once.
     @usableFromInline
     func dispatchesEnded() {
         endDispatches { confinement.run(self) { dropDeadTargets() } }
@@ -98,8 +92,6 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
 
     /// This strategy's delivery (``_TargetCalling``): calls, with `invoke`, every live registered target that
     /// responds to `key`, in order, each retained for its call; skips dead ones, which the dispatch's end drops.
-    ///
-    /// - Complexity: O(*n*), where *n* is the number of targets.
     @_alwaysEmitIntoClient @inline(__always)
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
