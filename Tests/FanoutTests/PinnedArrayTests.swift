@@ -31,7 +31,7 @@ private final class Box {
     }
 }
 
-/// The owner of a pinned array, as a strategy or a closure list is.
+/// The owner of a pinned array, as a strategy or a responder list is.
 private final class Owner: PinnedArrayOwner {
     var pinned = PinnedArray<Box>()
     /// Whether a dispatch's end is in progress.

@@ -3,7 +3,7 @@ import FanoutScrollViewKit
 import Testing
 
 // The pinned buffers of the single-threaded strategies: a dispatch iterates the registrations' buffer
-// (`existentialArray`, `lifetimeBound`, `weakArray`) or the message's closure list (`closureTable`, `selectorDictionary`) in place,
+// (`existentialArray`, `lifetimeBound`, `weakArray`) or the message's responder list (`closureTable`, `selectorDictionary`) in place,
 // with no reference counted, and a mutation during it retires the buffer instead of changing it. These tests hold only weak references to the targets they let go, so a buffer
 // freed too early or kept too long shows.
 
@@ -43,9 +43,9 @@ enum Pinning: String, CaseIterable, Sendable {
         }
     }
 
-    /// How many buffers the closure list of `scrollViewDidScroll(_:)` keeps retired.
-    private static func didScrollList(_ list: AnyClosureList?) -> Int {
-        (list as! ClosureListBase<any ScrollViewDelegate>).pinned.retired.count
+    /// How many buffers the responder list of `scrollViewDidScroll(_:)` keeps retired.
+    private static func didScrollList(_ list: AnyResponderList?) -> Int {
+        (list as! ResponderListBase<any ScrollViewDelegate>).pinned.retired.count
     }
 }
 

@@ -1,5 +1,5 @@
 /// An array that dispatches iterate in place, counting no reference: the registrations of ``RegistrationTable``
-/// and the responders of a ``ClosureList``.
+/// and the responders of a ``ResponderList``.
 ///
 /// A dispatch pins the buffer and reads it through a pointer until it ends (``PinnedArrayOwner``'s
 /// `beginDispatch()` and its ends). A change meanwhile (``modify(_:)``) first retires the pinned buffer with its
@@ -165,7 +165,7 @@ internal struct PinnedArray<Element> {
     }
 }
 
-/// An object whose dispatches iterate a ``PinnedArray`` in place: a table strategy or a closure list.
+/// An object whose dispatches iterate a ``PinnedArray`` in place: a table strategy or a responder list.
 @usableFromInline
 internal protocol PinnedArrayOwner: AnyObject {
     associatedtype PinnedElement

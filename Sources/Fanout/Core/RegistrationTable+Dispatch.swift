@@ -18,9 +18,10 @@ extension RegistrationTable {
     }
 }
 
-/// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``SingleThreaded`` multiplexer whose
+/// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``ChangeAnnouncing`` multiplexer whose
 /// dispatches pin its ``RegistrationTable``'s array and iterate it in place.
-extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
+extension PinnedArrayOwner
+where Self: ChangeAnnouncing, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     /// The table's registrations, which a dispatch pins.
     @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
@@ -33,7 +34,7 @@ extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == Registra
     var isDispatching: Bool { table.isDispatching }
 
     /// Nothing to flag for a change: a change during dispatches retired the buffer they read, and the end that frees
-    /// the last retired buffer calls ``SingleThreaded/dispatchesEnded()``. (A dispatch that finds a dead target flags
+    /// the last retired buffer calls ``ChangeAnnouncing/dispatchesEnded()``. (A dispatch that finds a dead target flags
     /// the buffer itself: `dropGoneTargetsWhenDispatchesEnd()`.)
     @usableFromInline
     func flagDispatches() {}
@@ -41,7 +42,7 @@ extension PinnedArrayOwner where Self: SingleThreaded, PinnedElement == Registra
 
 extension Unmanaged
 where
-    Instance: SingleThreaded & PinnedArrayOwner,
+    Instance: ChangeAnnouncing & PinnedArrayOwner,
     Instance.PinnedElement == RegistrationTable<Instance.Schema, Instance.Registration>.Entry
 {
     /// The registrations as a dispatch reads them: as they were when it began.
@@ -63,7 +64,7 @@ where
     }
 
     /// A dispatch found a registered target gone: a change, deferred so that the last dispatch to end drops it and
-    /// announces it (``SingleThreaded/endDispatches(dropping:)``).
+    /// announces it (``ChangeAnnouncing/endDispatches(dropping:)``).
     @usableFromInline @inline(never)
     func dropGoneTargetsWhenDispatchesEnd() {
         _withUnsafeGuaranteedRef {

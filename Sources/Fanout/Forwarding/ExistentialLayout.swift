@@ -17,14 +17,14 @@ internal enum ExistentialLayout {
             MemoryLayout<Any?>.stride == MemoryLayout<Any>.stride
         else { return false }
         let word = 0x5eed_f00d
-        let object = Frozen(0)
+        let object = ImmutableBox(0)
         let none = words(of: nil)
         let some = words(of: ())
         let integer = words(of: word)
         let reference = words(of: object)
         return none[3] == 0 && some[3] != 0
             && integer[3] == identity(of: Int.self) && integer[0] == UInt(word)
-            && reference[3] == identity(of: Frozen<Int>.self)
+            && reference[3] == identity(of: ImmutableBox<Int>.self)
             && reference[0] == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }()
 

@@ -5,7 +5,7 @@ internal final class Forwarder {
     init(_ body: @escaping ForwarderBody) { self.body = body }
 
     /// Calls the forwarder with `handlers` borrowed; returns the error it throws, if any.
-    func forward(_ arguments: [Any], to handlers: Unmanaged<AnyClosureList>?, into answers: inout [Any?])
+    func forward(_ arguments: [Any], to handlers: Unmanaged<AnyResponderList>?, into answers: inout [Any?])
         -> ForwardingError?
     {
         guard let handlers else { return call(arguments, nil, &answers) }

@@ -9,11 +9,11 @@
 /// A dispatch calls only the targets that respond, each through the message's descriptor, so sparse responders
 /// cost nothing. It pins the message's list (`PinnedArray`), which keeps its targets alive until the dispatch
 /// ends, with no reference counted. Targets are held strongly. Single-threaded.
-public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
+public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalling, ResponderListStorage {
     /// One list per message ordinal, `nil` until a target responding to the message is added. Dispatch reads a list
     /// from it, unretained, in one instantaneous read, so it needs no dynamic exclusivity check.
     @exclusivity(unchecked) @usableFromInline
-    internal var slots = ContiguousArray<AnyClosureList?>(repeating: nil, count: Schema.Key.allCases.count)
+    internal var slots = ContiguousArray<AnyResponderList?>(repeating: nil, count: Schema.Key.allCases.count)
 
     @usableFromInline
     internal var table = RegistrationTable<Schema, Void>()
@@ -26,7 +26,7 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     @usableFromInline
-    func forEachList(_ body: (AnyClosureList) -> Void) {
+    func forEachList(_ body: (AnyResponderList) -> Void) {
         for case let list? in slots { body(list) }
     }
 
@@ -37,12 +37,12 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
     static var forwards: Bool { false }
 
     @usableFromInline
-    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
+    func withSlot(for key: Schema.Key, _ body: (inout AnyResponderList?) -> Void) {
         body(&slots[key.caseIndex])
     }
 
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
-    internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
+    internal func list(for key: Schema.Key) -> Unmanaged<AnyResponderList>? {
         slots[key.caseIndex].map(Unmanaged.passUnretained)
     }
 

@@ -26,13 +26,13 @@ import FanoutSupport
 /// from whichever thread dispatches, so they must be safe to call concurrently: the multiplexer is `Sendable` only
 /// when its target type is (`any P` where `P: Sendable`).
 public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling {
-    /// Each target in an object of its own (``Frozen``), so that a dispatch calls it in place from many threads.
+    /// Each target in an object of its own (``ImmutableBox``), so that a dispatch calls it in place from many threads.
     @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, Frozen<Schema.Target>>
+    internal typealias Table = RegistrationTable<Schema, ImmutableBox<Schema.Target>>
 
     /// What a dispatch reads: the registrations when it was published.
     @usableFromInline
-    internal typealias Snapshot = Frozen<ContiguousArray<Table.Entry>>
+    internal typealias Snapshot = ImmutableBox<ContiguousArray<Table.Entry>>
 
     // The writers' state, read and written only under `lock`: the registrations, the replaced snapshots not yet
     // freed (each retained once), and the handler of ``respondersDidChange``.
@@ -137,7 +137,7 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when a snapshot shares the array.
     public func add(_ target: Schema.Target) {
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
-        let target = Frozen(target)
+        let target = ImmutableBox(target)
         write { table in table.append(target, id: id, messages: messages) }
     }
 

@@ -14,7 +14,8 @@ import FanoutSupport
 /// target is held weakly. ``LifetimeBoundMultiplexer/add(_:boundTo:)`` holds a target strongly until its owner is
 /// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
 /// retain. Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, ChangeAnnouncing, PinnedArrayOwner
+{
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
@@ -79,11 +80,11 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         register(target, hold: .unretained, bag: holder.registrations)
     }
 
-    private func register(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
+    private func register(_ target: Schema.Target, hold: HeldTarget<Schema>.Hold, bag: RegistrationBag?) {
         announcingChanges { registerNow(target, hold: hold, bag: bag) }
     }
 
-    private func registerNow(_ target: Schema.Target, hold: LifetimeRegistration<Schema>.Hold, bag: RegistrationBag?) {
+    private func registerNow(_ target: Schema.Target, hold: HeldTarget<Schema>.Hold, bag: RegistrationBag?) {
         confinement.begin(self)
         defer { confinement.end() }
         let id = Schema.identity(of: target)
@@ -104,7 +105,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         }
         guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
         else { return }
-        let registration = LifetimeRegistration(target, hold: hold)
+        let registration = HeldTarget(target, hold: hold)
         if let bag {
             bind(registration, to: bag, id: id)
         } else {
@@ -115,7 +116,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     }
 
     /// Makes `bag`'s deallocation end `registration`, the registration of `id`, once its other bags are gone too.
-    private func bind(_ registration: LifetimeRegistration<Schema>, to bag: RegistrationBag, id: ObjectIdentifier) {
+    private func bind(_ registration: HeldTarget<Schema>, to bag: RegistrationBag, id: ObjectIdentifier) {
         registration.addOwner(bag) { [weak self, weak registration] in
             guard let registration, registration.isActive, registration.ownerEnded() else { return }
             self?.end(registration, id: id)
@@ -139,14 +140,14 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     }
 
     /// Ends a registration whose bag, its holder's or its owner's, is being deallocated.
-    private func end(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) {
+    private func end(_ registration: HeldTarget<Schema>, id: ObjectIdentifier) {
         let removed = announcingChanges { endNow(registration, id: id) }
         // Released last, with the table consistent and the change announced: it may hold the last reference to a
         // target bound to an owner, whose deinit may use this storage.
         _ = consume removed
     }
 
-    private func endNow(_ registration: LifetimeRegistration<Schema>, id: ObjectIdentifier) -> Table.Entry? {
+    private func endNow(_ registration: HeldTarget<Schema>, id: ObjectIdentifier) -> Table.Entry? {
         confinement.begin(self)
         defer { confinement.end() }
         #if DEBUG

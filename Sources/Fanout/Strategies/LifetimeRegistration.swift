@@ -49,16 +49,16 @@ public final class RegistrationBag {
 /// One entry of a ``LifetimeBoundMultiplexer``'s table: the registration and, if bound to an owner, the target.
 @frozen @usableFromInline
 internal struct LifetimeSlot<Schema: DelegateSchema> {
-    @usableFromInline let registration: LifetimeRegistration<Schema>
+    @usableFromInline let registration: HeldTarget<Schema>
     /// The target of a registration bound to an owner (`.strong`), owned by the entry so that a dispatch calls it
     /// from the pinned buffer; `nil` for the others, whose targets the table must not keep alive.
     @usableFromInline var owned: Schema.Target?  // `var` only to be lent in place (`lend`); written by `init` alone
-    /// The registration's ``LifetimeRegistration/stored``, copied so that a dispatch reaches the target directly.
+    /// The registration's ``HeldTarget/stored``, copied so that a dispatch reaches the target directly.
     @usableFromInline let stored: UnsafeMutablePointer<Schema.Target>
-    /// The registration's ``LifetimeRegistration/hold``, copied likewise.
-    @usableFromInline let hold: LifetimeRegistration<Schema>.Hold
+    /// The registration's ``HeldTarget/hold``, copied likewise.
+    @usableFromInline let hold: HeldTarget<Schema>.Hold
 
-    init(_ registration: LifetimeRegistration<Schema>, target: Schema.Target) {
+    init(_ registration: HeldTarget<Schema>, target: Schema.Target) {
         self.registration = registration
         hold = registration.hold
         owned = hold == .strong ? target : nil
@@ -68,9 +68,10 @@ internal struct LifetimeSlot<Schema: DelegateSchema> {
     var isDeadWeakReference: Bool { registration.isDeadWeakReference }
 }
 
-/// One registration of a ``LifetimeBoundMultiplexer``, or of a ``WeakArrayMultiplexer`` (all `weak`).
+/// A registered target and how it is held (``Hold``): one registration of a ``LifetimeBoundMultiplexer``, or of a
+/// ``WeakArrayMultiplexer`` (all `weak`).
 @usableFromInline
-internal final class LifetimeRegistration<Schema: DelegateSchema> {
+internal final class HeldTarget<Schema: DelegateSchema> {
     /// How the registration holds its target.
     @usableFromInline
     internal enum Hold {
@@ -243,7 +244,7 @@ extension Unmanaged {
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func callRetained<Schema, Result>(
         while shouldContinue: (Result) -> Bool, invoking invoke: (Schema.Target) -> Result, ifGone: () -> Void
-    ) -> Bool where Instance == LifetimeRegistration<Schema> {
+    ) -> Bool where Instance == HeldTarget<Schema> {
         guard _withUnsafeGuaranteedRef({ $0.retainForCall() }) else {
             ifGone()
             return true

@@ -11,10 +11,10 @@
 /// responders, as ``ClosureTableMultiplexer`` keeps per message, each with a closure bound to it for `forward`. A
 /// typed dispatch costs one dictionary lookup more than a closure table, hashing no characters, and boxes nothing:
 /// only ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does. Targets are held strongly. Single-threaded.
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ClosureListStorage {
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ResponderListStorage {
     /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers = [MessageSelector: AnyClosureList]()
+    internal var handlers = [MessageSelector: AnyResponderList]()
 
     /// Every message's selector, by ordinal, hashed once (``MessageSelector``).
     @usableFromInline
@@ -25,7 +25,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
 
     /// Each message's handler list by ordinal, for `forward`, which has the ordinal; unretained: `handlers` owns them.
     @exclusivity(unchecked)
-    internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyClosureList>?>
+    internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyResponderList>?>
 
     /// The answers array `forward` returned last, whose storage the next call reuses once the caller lets go of it.
     @exclusivity(unchecked)
@@ -42,7 +42,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     @usableFromInline
-    func forEachList(_ body: (AnyClosureList) -> Void) {
+    func forEachList(_ body: (AnyResponderList) -> Void) {
         for list in handlers.values { body(list) }
     }
 
@@ -50,12 +50,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
     }
 
-    /// `forward` calls the closures bound at `add` (``ClosureListStorage``).
+    /// `forward` calls the closures bound at `add` (``ResponderListStorage``).
     @usableFromInline
     static var forwards: Bool { true }
 
     @usableFromInline
-    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void) {
+    func withSlot(for key: Schema.Key, _ body: (inout AnyResponderList?) -> Void) {
         body(&handlers[selectors[key.caseIndex]])
         // A list, once made, stays in `handlers` for the storage's lifetime.
         if handlersByOrdinal[key.caseIndex] == nil {
@@ -87,12 +87,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// The handlers of the message named `key`: one dictionary probe on average, hashing no characters.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
-    internal func handlers(for key: Schema.Key) -> AnyClosureList? {
+    internal func handlers(for key: Schema.Key) -> AnyResponderList? {
         handlers[selectors[key.caseIndex]]
     }
 
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
-    internal func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>? {
+    internal func list(for key: Schema.Key) -> Unmanaged<AnyResponderList>? {
         handlers(for: key).map(Unmanaged.passUnretained)
     }
 
@@ -107,7 +107,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
         confinement.begin(self)
         defer { confinement.end() }
-        // The list's pin marks the dispatch in flight (`ClosureListStorage`); its end after a change or a flag
+        // The list's pin marks the dispatch in flight (`ResponderListStorage`); its end after a change or a flag
         // leaves this multiplexer's announcement waiting, and the last list's end announces it.
         defer { if _slowPath(deferredAnnouncement != nil) { dispatchesEnded() } }
         guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {

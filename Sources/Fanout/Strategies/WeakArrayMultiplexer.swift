@@ -10,9 +10,9 @@
 /// the price of memory safety, since a callback may let go of its own target. A dead target is never called; its
 /// entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
 /// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
-public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreaded, PinnedArrayOwner {
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, ChangeAnnouncing, PinnedArrayOwner {
     @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, LifetimeRegistration<Schema>>
+    internal typealias Table = RegistrationTable<Schema, HeldTarget<Schema>>
 
     /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
@@ -46,7 +46,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
                 let (id, messages) = Table.newMember(
                     target, addingTo: self, isRegistered: { self.table.contains($0) })
             else { return }
-            table.append(LifetimeRegistration(target, hold: .weak), id: id, messages: messages)
+            table.append(HeldTarget(target, hold: .weak), id: id, messages: messages)
         }
     }
 

@@ -1,6 +1,6 @@
-/// The type-erased face of one message's list (a ``ClosureListBase``), so that a storage's table is not generic.
+/// The type-erased face of one message's list (a ``ResponderListBase``), so that a storage's table is not generic.
 @usableFromInline
-internal class AnyClosureList {
+internal class AnyResponderList {
     @usableFromInline
     init() {}
 
@@ -20,7 +20,7 @@ internal class AnyClosureList {
 /// A list, once made, stays in its storage's table for the storage's lifetime (removing a target removes its
 /// entry, never the list), so a dispatch may read it unretained while its storage's caller holds the storage.
 @usableFromInline
-internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
+internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
     /// Pinned and read in place by dispatches; every other access is instantaneous: no dynamic exclusivity check.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
@@ -33,7 +33,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
         @usableFromInline let id: ObjectIdentifier
         /// The target, held strongly.
         @usableFromInline let target: Target
-        /// The bound closure, a ``ClosureList/Bound``, or `nil` in a storage that does not forward: an object, so
+        /// The bound closure, a ``ResponderList/Bound``, or `nil` in a storage that does not forward: an object, so
         /// that a call borrows it from the pinned buffer instead of copying it out.
         @usableFromInline let bound: AnyObject?
 
@@ -49,7 +49,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     override init() {}
 
     /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
-    /// removes a target holds it (`ClosureListStorage.unbind`'s argument).
+    /// removes a target holds it (`ResponderListStorage.unbind`'s argument).
     override final func remove(_ id: ObjectIdentifier) {
         _ = pinned.removeHandler(for: id)
     }
@@ -67,11 +67,11 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func deliver<Result>(
-        in list: Unmanaged<AnyClosureList>, while shouldContinue: (Result) -> Bool,
+        in list: Unmanaged<AnyResponderList>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Target) -> Result
     ) -> Bool {
-        assert(list._withUnsafeGuaranteedRef { $0 is ClosureListBase }, "a list of another target type")
-        let list = Unmanaged<ClosureListBase>.fromOpaque(list.toOpaque())
+        assert(list._withUnsafeGuaranteedRef { $0 is ResponderListBase }, "a list of another target type")
+        let list = Unmanaged<ResponderListBase>.fromOpaque(list.toOpaque())
         let handlers = list.beginDispatch()
         // The pinned buffer does not change during the dispatch: its count is read once.
         let count = handlers.count
@@ -88,7 +88,7 @@ internal class ClosureListBase<Target>: AnyClosureList, PinnedArrayOwner {
 extension PinnedArray {
     /// Removes the handler for the target whose identity is `id` and returns it; `nil` when there is none.
     fileprivate mutating func removeHandler<Target>(for id: ObjectIdentifier) -> Element?
-    where Element == ClosureListBase<Target>.Handler {
+    where Element == ResponderListBase<Target>.Handler {
         let found = elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
         guard let index = found else { return nil }
         return modify { $0.remove(at: index) }
@@ -98,10 +98,10 @@ extension PinnedArray {
 /// The list of one message of a storage that forwards, with its signature: each responder's ``Bound`` closure
 /// is made here, where the message's types are known.
 @usableFromInline
-internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Target> {
+internal final class ResponderList<Target, Arguments, Result>: ResponderListBase<Target> {
     /// A bound closure (``Handler/bound``), in an object so that a call borrows it.
     @usableFromInline
-    typealias Bound = Frozen<(Arguments) -> Result>
+    typealias Bound = ImmutableBox<(Arguments) -> Result>
 
     @usableFromInline
     override init() {}
@@ -111,18 +111,18 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     ///
     /// - Precondition: A filled slot holds the list of a descriptor of the same signature.
     static func bind<M: MessageProtocol>(
-        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyClosureList?,
+        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyResponderList?,
         forwarding: Bool
     ) where M.Schema.Target == Target, M.Arguments == Arguments, M.Result == Result {
-        let list: ClosureList
+        let list: ResponderList
         if let existing = slot {
-            guard let typed = existing as? ClosureList else {
+            guard let typed = existing as? ResponderList else {
                 preconditionFailure(
                     "\(M.Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
             }
             list = typed
         } else {
-            list = ClosureList()
+            list = ResponderList()
             slot = list
         }
         let handler = Handler(id: id, target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil)
@@ -154,7 +154,7 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
         boxedType: Boxed.Type
     ) {
         // Pinned, as for a dispatch: the callbacks may change the list.
-        let list = handlers.map { Unmanaged<ClosureList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
+        let list = handlers.map { Unmanaged<ResponderList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
         let pinned = list.map { $0.beginDispatch() }
         defer { if let list, !list.endDispatchUnchanged() { _ = list.endDispatchAfterChange() } }
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
@@ -192,26 +192,26 @@ internal final class ClosureList<Target, Arguments, Result>: ClosureListBase<Tar
     }
 }
 
-/// A ``SingleThreaded`` multiplexer whose messages' responders are in ``ClosureListBase`` lists (`closureTable`,
+/// A ``ChangeAnnouncing`` multiplexer whose messages' responders are in ``ResponderListBase`` lists (`closureTable`,
 /// `selectorDictionary`), which only differ in where a message's list lives (``list(for:)``, ``withSlot(for:_:)``).
 /// A dispatch pins only its message's list: a dispatch is in flight when some list is pinned, which a change asks
 /// (O(*k*) in the lists), and a change deferred during dispatches flags the lists in flight.
 @usableFromInline
-internal protocol ClosureListStorage: SingleThreaded where Registration == Void {
+internal protocol ResponderListStorage: ChangeAnnouncing where Registration == Void {
     /// The list of the message named `key`, if one was made.
-    func list(for key: Schema.Key) -> Unmanaged<AnyClosureList>?
+    func list(for key: Schema.Key) -> Unmanaged<AnyResponderList>?
 
     /// Gives `body` the storage of the list for `key`.
-    func withSlot(for key: Schema.Key, _ body: (inout AnyClosureList?) -> Void)
+    func withSlot(for key: Schema.Key, _ body: (inout AnyResponderList?) -> Void)
 
     /// Calls `body` with every list made so far.
-    func forEachList(_ body: (AnyClosureList) -> Void)
+    func forEachList(_ body: (AnyResponderList) -> Void)
 
     /// Whether the multiplexer forwards messages named at run time, and so binds a closure per message for `forward`.
     static var forwards: Bool { get }
 }
 
-extension ClosureListStorage {
+extension ResponderListStorage {
     @usableFromInline
     var isDispatching: Bool {
         var isDispatching = false
@@ -242,7 +242,7 @@ extension ClosureListStorage {
 
     private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
         withSlot(for: message.key) { slot in
-            ClosureList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards)
+            ResponderList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards)
         }
     }
 
@@ -265,7 +265,7 @@ extension ClosureListStorage {
     func anyResponds(to key: Schema.Key) -> Bool { confinement.run(self) { table.responds(to: key) } }
 }
 
-extension Unmanaged where Instance: ClosureListStorage {
+extension Unmanaged where Instance: ResponderListStorage {
     /// A closure strategy's ``_TargetCalling`` delivery: calls, with `invoke`, each target in the list of the message
     /// named `key`, in order, while `shouldContinue` accepts the answers; the storage, held by the caller, is borrowed.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
@@ -275,9 +275,9 @@ extension Unmanaged where Instance: ClosureListStorage {
     ) {
         let confined = beginCall()
         defer { confined.end() }  // a call of the storage, to its end
-        // The list's pin marks the dispatch in flight; the multiplexer counts nothing (see `ClosureListStorage`).
+        // The list's pin marks the dispatch in flight; the multiplexer counts nothing (see `ResponderListStorage`).
         if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),
-            ClosureListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
+            ResponderListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         {
             Self.dispatchesEnded(self)
         }

@@ -4,7 +4,7 @@
 /// held, or, for a change made while a dispatch is in flight (a pinned buffer, the table's or a message's list's),
 /// once the last one ends, and only if the set then differs from the set before.
 @usableFromInline
-internal protocol SingleThreaded: AnyObject {
+internal protocol ChangeAnnouncing: AnyObject {
     associatedtype Schema: DelegateSchema
     /// What the table keeps per target: the target, its registration, or nothing (a strategy whose lists hold it).
     associatedtype Registration
@@ -34,7 +34,7 @@ internal protocol SingleThreaded: AnyObject {
     func dispatchesEnded()
 }
 
-extension Unmanaged where Instance: SingleThreaded {
+extension Unmanaged where Instance: ChangeAnnouncing {
     /// Begins a call of the multiplexer (``ThreadConfinement``), borrowed from the caller, who ends it with `end()`.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func beginCall() -> ThreadConfinement {
@@ -44,7 +44,7 @@ extension Unmanaged where Instance: SingleThreaded {
     }
 }
 
-extension SingleThreaded {
+extension ChangeAnnouncing {
     @usableFromInline @inline(__always)
     var respondingBits: UInt64 { table.respondingBits }
 

@@ -1,7 +1,7 @@
 /// A value in an object, immutable once made, read in place from any thread by code that holds or borrows the
 /// object.
 @usableFromInline
-internal final class Frozen<Value> {
+internal final class ImmutableBox<Value> {
     @usableFromInline
     internal let value: Value
 
