@@ -46,6 +46,10 @@ enum ArityFamily: BenchmarkFamily {
     /// Every form, strategy and message at widths 1 and 16: what the gate counts.
     static var gateCases: [BenchmarkCase] { cases(atWidths: [1, 16], forms: Form.allCases) }
 
+    /// Every arity case, published: the README compares the schema-free form with the schema form by them.
+    static func isRepeated(_ id: CaseID) -> Bool { id.benchmark == "arity" }
+    static func isPublished(_ id: CaseID, _ selection: Selection) -> Bool { id.benchmark == "arity" }
+
     /// Every strategy of `forms` and message at each of `widths`.
     static func cases(atWidths widths: [Int], forms: [Form]) -> [BenchmarkCase] {
         forms.flatMap { form in

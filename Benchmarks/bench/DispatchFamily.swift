@@ -19,43 +19,45 @@ enum DispatchFamily: BenchmarkFamily {
         return Array(Set(SummaryTable.shownWidths(selection.widths) + (screen.map { [$0] } ?? []))).sorted()
     }
 
-    /// Whether `id` is a published case (its figure is in the summary, the decision guide or the README): a
-    /// contender at a published width, every target responding, or an `arity` case (the README compares the
-    /// schema-free form with the schema form by them). A run measures these in several processes.
+    /// A contender at a published width, every target responding: its figure is in the summary, the decision
+    /// guide or the README.
     static func isPublished(_ id: CaseID, _ selection: Selection) -> Bool {
-        id.benchmark == "arity"
-            || id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
+        id.benchmark == "dispatch" && id.responders == id.width && publishedWidths(selection).contains(id.width)
     }
 
-    /// Whether a run measures `id` again in fresh processes (when it starts any): every dispatch and arity case.
-    static func isRepeated(_ id: CaseID) -> Bool {
-        id.benchmark == "dispatch" || id.benchmark == "arity"
-    }
+    /// Every dispatch case.
+    static func isRepeated(_ id: CaseID) -> Bool { id.benchmark == "dispatch" }
 
-    /// Into how many shares a run's `processes` fresh processes divide the repeated cases that are not published:
-    /// one share per process in turn, so that each such case is measured in about ten processes, and its figure too
-    /// is a mean over processes, while the published ones get all of them.
-    static func otherCaseShares(of processes: Int) -> Int {
-        max(1, processes / 10)
-    }
+    /// The widths the gate counts every contender at.
+    static let gateWidths = [1, 16, 256]
 
-    /// In how many of a run's `processes` fresh processes a repeated case that is not published is measured (one
-    /// more for some cases where `processes` is not a multiple of ``otherCaseShares(of:)``).
-    static func processesPerOtherCase(of processes: Int) -> Int {
-        processes / otherCaseShares(of: processes)
-    }
-
-    /// The cases fresh process `process` (1 … `processes`) measures: every published case, and one share of the
-    /// others (``otherCaseShares(of:)``), a different share in each process in turn.
-    static func repeatedCases(_ selection: Selection, process: Int, of processes: Int) -> [BenchmarkCase] {
-        let shares = otherCaseShares(of: processes)
-        var others = 0
-        return selection.cases().filter { item in
-            guard isRepeated(item.id) else { return false }
-            if isPublished(item.id, selection) { return true }
-            defer { others += 1 }
-            return others % shares == process % shares
+    /// Every contender and the two C loops × every message × widths 1, 16 and 256 × both densities; the inlined
+    /// floor at the static composition's widths, and `existentialArray` where the widths above leave it out
+    /// (what the static composition's goals compare it with, Tests/MicrobenchTests/BaselineClaimsTests.swift).
+    static var gateCases: [BenchmarkCase] {
+        ScrollViewMessage.allCases.flatMap { message in
+            gateWidths.flatMap { width in
+                responderCounts(width: width).flatMap { responders in
+                    Contender.all.map { dispatchCase($0, message, width: width, responders: responders) }
+                        + [false, true].map {
+                            cFunctionPointerCase(message, width: width, responders: responders, atomicPair: $0)
+                        }
+                }
+            }
+                + StaticFanOutFamily.widths.flatMap { width in
+                    [floorCase(message, width: width, responders: width)]
+                        + (gateWidths.contains(width) ? [] : responderCounts(width: width).map {
+                            dispatchCase(.strategy(.existentialArray), message, width: width, responders: $0)
+                        })
+                }
         }
+    }
+
+    /// The inlined floor of the same message, width and responders: the gate's time reference for every case.
+    static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase? {
+        floorCase(
+            ScrollViewMessage.allCases.first { "\($0)" == benchmarkCase.message } ?? .didScroll,
+            width: benchmarkCase.width, responders: benchmarkCase.responders)
     }
 
     /// Responder counts measured at `width`: all targets, and one in sixteen
@@ -234,7 +236,7 @@ enum DispatchFamily: BenchmarkFamily {
                 : "…\(Contender.guideGlueSuffix) (the guide's glue): counts differ from the strategy's in "
                     + differing.joined(separator: ", ")
         ]
-        return timing.lines + processLines(rows.filter { isPublished($0.id, selection) }) + [""]
+        return timing.lines + processLines(rows.filter { BenchmarkFamilies.isPublished($0.id, selection) }) + [""]
             + againstHandWritten(byID, widths) + sparseCrossover(byID, selection) + [""]
             + counting.lines + zeroLine + guideLine
     }

@@ -35,6 +35,16 @@ enum ForwardFamily: BenchmarkFamily {
         return cases
     }
 
+    /// Forwarding by selector × every message × the dispatch gate's widths and densities, the arguments array of
+    /// each message, and the lookup in a schema of 4 and of 64 messages.
+    static var gateCases: [BenchmarkCase] {
+        ScrollViewMessage.allCases.flatMap { message in
+            DispatchFamily.gateWidths.flatMap { width in
+                DispatchFamily.responderCounts(width: width).map { forwardCase(message, width: width, responders: $0) }
+            } + [argumentsCase(message)]
+        } + [lookupCase(wide: false), lookupCase(wide: true)]
+    }
+
     static func id(_ strategy: String, _ message: ScrollViewMessage, width: Int, responders: Int) -> CaseID {
         CaseID(benchmark: "forward", strategy: strategy, message: "\(message)", width: width, responders: responders)
     }

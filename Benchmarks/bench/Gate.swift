@@ -8,59 +8,9 @@ import FanoutMicrobench
 /// the callgrind child, the comparison and the report are Microbench's
 /// ``RegressionGate``.
 enum Gate {
-    static let widths = [1, 16, 256]
-    /// A static composition's width is its type: the gate measures 1, 2, 4, 8 and 16.
-    static let staticWidths = [1, 2, 4, 8, 16]
-
-    /// Every contender, forwarding and the C floor × every message × widths 1,
-    /// 16, 256 × both densities; the static composition at 1, 2, 4, 8 and 16 (and the group itself as the
-    /// delegate at 1 and 16), with the floor there and existentialArray where the widths above leave it out;
-    /// the arguments array forwarding is given; the lookup in
-    /// a schema of 4 and of 64 messages; building and tearing down each strategy's multiplexer of 16 targets.
+    /// Every family's gate cases (``BenchmarkFamily/gateCases``) that `filter` selects.
     static func cases(filter: Regex<AnyRegexOutput>?) -> [BenchmarkCase] {
-        var cases: [BenchmarkCase] = []
-        for message in ScrollViewMessage.allCases {
-            for width in widths {
-                for responders in DispatchFamily.responderCounts(width: width) {
-                    cases += Contender.all.map { DispatchFamily.dispatchCase($0, message, width: width, responders: responders) }
-                    cases.append(ForwardFamily.forwardCase(message, width: width, responders: responders))
-                    cases.append(DispatchFamily.cFunctionPointerCase(message, width: width, responders: responders))
-                    cases.append(DispatchFamily.cFunctionPointerCase(message, width: width, responders: responders, atomicPair: true))
-                }
-            }
-            for width in staticWidths {
-                for responders in DispatchFamily.responderCounts(width: width) {
-                    cases.append(StaticFanOutFamily.compositionCase(message, width: width, responders: responders))
-                    cases.append(StaticFanOutFamily.directCase(message, width: width, responders: responders))
-                    // The group itself as the delegate, through its generic conformance: slow by design, since
-                    // Swift runs a conditional conformance's witnesses unspecialized; gated so that it does not
-                    // become slower unseen.
-                    if width == 1 || width == 16 {
-                        cases.append(StaticFanOutFamily.genericCase(message, width: width, responders: responders))
-                    }
-                }
-                // What the static composition's goals compare it with (Tests/MicrobenchTests/BaselineClaimsTests.swift):
-                // the inlined floor, and existentialArray where the widths above leave it out.
-                cases.append(DispatchFamily.floorCase(message, width: width, responders: width))
-                if !widths.contains(width) {
-                    cases += DispatchFamily.responderCounts(width: width).map {
-                        DispatchFamily.dispatchCase(.strategy(.existentialArray), message, width: width, responders: $0)
-                    }
-                }
-            }
-            cases.append(ForwardFamily.argumentsCase(message))
-        }
-        cases += [ForwardFamily.lookupCase(wide: false), ForwardFamily.lookupCase(wide: true)]
-        // A message of two, three and four arguments, each sent apart: no retain, release or allocation per message.
-        // The schema-free form of the strategies that need no key, the same messages: as the schema form costs.
-        cases += ArityFamily.gateCases
-        // Registration: a multiplexer built with 16 targets and torn down, per strategy (registration once became
-        // 5x slower unseen while only dispatch was gated).
-        cases += DispatchStrategy.allCases.map { SetupFamily.setUpCase($0, width: 16, removing: true) }
-        cases += DispatchStrategy.allCases.flatMap { strategy in
-            [false, true].map { SetupFamily.mutationCase(strategy, width: 16, inDispatch: $0) }
-        }
-        return cases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }
+        BenchmarkFamilies.gateCases.filter { benchmarkCase in filter.map { benchmarkCase.name.contains($0) } ?? true }
     }
 
     /// The gate over the cases `options` selects; its callgrind child is this
@@ -70,9 +20,7 @@ enum Gate {
             cases: cases(filter: filter),
             childArguments: ["gate-instructions"] + (options.filter.map { ["--filter", $0] } ?? [])
         ) { benchmarkCase in
-            DispatchFamily.floorCase(
-                ScrollViewMessage.allCases.first { "\($0)" == benchmarkCase.message } ?? .didScroll,
-                width: benchmarkCase.width, responders: benchmarkCase.responders)
+            BenchmarkFamilies.gateReference(for: benchmarkCase) ?? benchmarkCase
         }
     }
 

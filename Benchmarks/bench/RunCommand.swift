@@ -48,7 +48,7 @@ var runArguments: [String] {
     do { kept = try checkpoint.checkpoint.passRows(file: checkpoint.path) } catch { fail(error.description, showUsage: false) }
     var measured = Dictionary(kept.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
     // The cases fresh processes measure again are timed briefly here: only their counts are this pass's.
-    let isRepeated = { (id: CaseID) in processCount(options) > 1 && DispatchFamily.isRepeated(id) }
+    let isRepeated = { (id: CaseID) in processCount(options) > 1 && BenchmarkFamilies.isRepeated(id) }
     let missing = cases.filter { measured[$0.name] == nil }
     let (timed, repeated) = (missing.filter { !isRepeated($0.id) }, missing.filter { isRepeated($0.id) })
     let reporter = ProgressReporter(enabled: options.showsProgress)
@@ -130,7 +130,7 @@ func combineRuns() {
 /// again, under callgrind's cache simulation, with the same selection; the
 /// rows are returned without them, and a note printed, when it cannot run.
 @MainActor func countCacheMisses(of cases: [BenchmarkCase], in rows: [ResultRow]) -> [ResultRow] {
-    let cold = cases.filter(ColdFamily.countsCacheMisses)
+    let cold = cases.filter(BenchmarkFamilies.countsCacheMisses)
     guard !cold.isEmpty else { return rows }
     let pass = CacheMissPass()
     let arguments = ["cache-misses"] + runArguments
@@ -152,8 +152,8 @@ func combineRuns() {
 }
 
 /// The dispatch and arity cases measured again in `--processes` fresh processes of this executable, one at a time,
-/// each in its own shuffled order (`bench repeat --seed k`): the published ones (``DispatchFamily/isPublished(_:_:)``)
-/// in every process, each other one in about ten (``DispatchFamily/repeatedCases(_:process:of:)``). Each case's
+/// each in its own shuffled order (`bench repeat --seed k`): the published ones (``BenchmarkFamilies/isPublished(_:_:)``)
+/// in every process, each other one in about ten (``BenchmarkFamilies/repeatedCases(_:process:of:)``). Each case's
 /// figure is the trimmed mean over its processes, a slowed one set aside (``ProcessFigure``); this process's own
 /// measurement does not count (``ProcessRepeats/merge(_:repeats:failures:record:)``). Each process's rows are kept in the
 /// checkpoint as it ends, and a resumed run starts only the processes its checkpoint lacks. A process that fails or
@@ -163,8 +163,8 @@ func combineRuns() {
     of cases: [BenchmarkCase], in rows: [ResultRow], checkpoint: CheckpointFile
 ) -> [ResultRow] {
     let processes = processCount(options)
-    let published = Set(cases.map(\.id).filter { DispatchFamily.isPublished($0, selection) }.map(\.name))
-    let repeated = Set(cases.map(\.id).filter(DispatchFamily.isRepeated).map(\.name))
+    let published = Set(cases.map(\.id).filter { BenchmarkFamilies.isPublished($0, selection) }.map(\.name))
+    let repeated = Set(cases.map(\.id).filter(BenchmarkFamilies.isRepeated).map(\.name))
     guard processes > 1, !repeated.isEmpty else { return rows }
     let measured: [Int: [ResultRow]]
     let record: RunRecord?
@@ -175,7 +175,7 @@ func combineRuns() {
         fail(error.description, showUsage: false)
     }
     if options.showsProgress {
-        let others = DispatchFamily.processesPerOtherCase(of: processes)
+        let others = BenchmarkFamilies.processesPerOtherCase(of: processes)
         note(
             "measuring the \(published.count) published cases again in \(processes) fresh processes, and the other"
                 + " \(repeated.count - published.count) dispatch cases in \(others) each"
@@ -184,7 +184,7 @@ func combineRuns() {
     // What a process's work should take: its cases' warm-up, calibration and samples, and its start.
     let configuration = briefConfiguration(options)
     let perCase = (configuration.warmUpMilliseconds + 0.5 + Double(configuration.samples) * configuration.sampleTimeMilliseconds) / 1000
-    let expected = 1 + Double(DispatchFamily.repeatedCases(selection, process: 1, of: processes).count) * perCase
+    let expected = 1 + Double(BenchmarkFamilies.repeatedCases(selection, process: 1, of: processes).count) * perCase
     let arguments = ["repeat"] + runArguments + ["--no-progress"]
     let progress = PhaseProgress("fresh processes", total: processes, enabled: options.showsProgress)
     let outcome = ProcessRepeats.measure(

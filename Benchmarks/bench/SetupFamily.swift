@@ -18,6 +18,15 @@ enum SetupFamily: BenchmarkFamily {
         }
     }
 
+    /// Each strategy's multiplexer of 16 targets built and torn down, and changed outside and inside a dispatch
+    /// (registration once became 5x slower unseen while only dispatch was gated).
+    static var gateCases: [BenchmarkCase] {
+        DispatchStrategy.allCases.map { setUpCase($0, width: 16, removing: true) }
+            + DispatchStrategy.allCases.flatMap { strategy in
+                [false, true].map { mutationCase(strategy, width: 16, inDispatch: $0) }
+            }
+    }
+
     static func setUpCase(_ strategy: DispatchStrategy, width: Int, removing: Bool) -> BenchmarkCase {
         let id = CaseID(
             benchmark: "setup", strategy: strategy.rawValue, message: removing ? "addThenRemove" : "add", width: width,

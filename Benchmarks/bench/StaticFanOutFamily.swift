@@ -30,6 +30,21 @@ enum StaticFanOutFamily: BenchmarkFamily {
         }
     }
 
+    /// The group held by a type of its own and sent to directly, at every width, and the group itself as the
+    /// delegate at 1 and 16: through its generic conformance, slow by design (Swift runs a conditional
+    /// conformance's witnesses unspecialized), gated so that it does not become slower unseen.
+    static var gateCases: [BenchmarkCase] {
+        ScrollViewMessage.allCases.flatMap { message in
+            widths.flatMap { width in
+                DispatchFamily.responderCounts(width: width).flatMap { responders in
+                    [compositionCase(message, width: width, responders: responders),
+                     directCase(message, width: width, responders: responders)]
+                        + (width == 1 || width == 16 ? [genericCase(message, width: width, responders: responders)] : [])
+                }
+            }
+        }
+    }
+
     /// The group, held by a type of its own, through `any ScrollViewDelegate`.
     /// The gate measures these cases.
     static func compositionCase(_ message: ScrollViewMessage, width: Int, responders: Int) -> BenchmarkCase {

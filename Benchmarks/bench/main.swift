@@ -63,7 +63,7 @@ case .platform:
 case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter).filter(\.countsInstructions))
 case .cacheMisses:
-    CacheMissPass().run(selection.cases().filter(ColdFamily.countsCacheMisses))
+    CacheMissPass().run(selection.cases().filter(BenchmarkFamilies.countsCacheMisses))
 case .summary, .guide, .page:
     let path = options.input ?? "Results/results.csv"
     let rows: [ResultRow]
@@ -111,7 +111,7 @@ case .repeatProcess:
     let heapShift = UnsafeMutableRawPointer.allocate(
         byteCount: max(ProcessRepeats.placement(seed: seed).heap, 1), alignment: 16)
     blackHole(heapShift)
-    let cases = DispatchFamily.repeatedCases(selection, process: seed, of: processCount(options))
+    let cases = BenchmarkFamilies.repeatedCases(selection, process: seed, of: processCount(options))
         .shuffled(using: &generator)
     guard !cases.isEmpty else { fail("no dispatch or arity case matches the selection", showUsage: false) }
     var configuration = briefConfiguration(options)
