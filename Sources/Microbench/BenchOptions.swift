@@ -146,6 +146,20 @@ public struct BenchOptions: Equatable, Sendable {
                 }
                 return number
             }
+            /// The flag's value as a positive, finite number of `unit`; otherwise a usage error saying so.
+            func positiveNumber(of unit: String) throws(UsageError) -> Double {
+                let text = try value()
+                guard let number = Double(text), number > 0, number.isFinite else {
+                    throw UsageError("'\(flag)' takes a positive number of \(unit), got '\(text)'")
+                }
+                return number
+            }
+            /// The flag's value, a path; a usage error saying it needs `what` when it is empty.
+            func path(_ what: String) throws(UsageError) -> String {
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("'\(flag)' needs \(what)") }
+                return path
+            }
             func noValue() throws(UsageError) {
                 if inlineValue != nil { throw UsageError("'\(flag)' takes no value") }
             }
@@ -167,28 +181,12 @@ public struct BenchOptions: Equatable, Sendable {
                 }
             case "--samples": options.samples = try integer("a positive integer") { $0 >= 1 }
             case "--rounds": options.rounds = try integer("a positive integer") { $0 >= 1 }
-            case "--sample-time":
-                let text = try value()
-                guard let milliseconds = Double(text), milliseconds > 0, milliseconds.isFinite else {
-                    throw UsageError("'--sample-time' takes a positive number of milliseconds, got '\(text)'")
-                }
-                options.sampleTimeMilliseconds = milliseconds
+            case "--sample-time": options.sampleTimeMilliseconds = try positiveNumber(of: "milliseconds")
             case "--processes": options.processes = try integer("an integer from 1 to 1000") { (1...1000).contains($0) }
-            case "--resume":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError("'--resume' needs the path of a run's checkpoint") }
-                options.resume = path
-            case "--process-deadline":
-                let text = try value()
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError("'--process-deadline' takes a positive number of seconds, got '\(text)'")
-                }
-                options.processDeadline = seconds
+            case "--resume": options.resume = try path("the path of a run's checkpoint")
+            case "--process-deadline": options.processDeadline = try positiveNumber(of: "seconds")
             case "--seed": options.seed = try integer("a non-negative integer") { $0 >= 0 }
-            case "--output":
-                let path = try value()
-                guard !path.isEmpty else { throw UsageError("'--output' needs a path") }
-                options.output = path
+            case "--output": options.output = try path("a path")
             case "--format":
                 let text = try value()
                 guard let format = Format(rawValue: text) else {
