@@ -77,7 +77,7 @@ public struct RunCheckpoint: Codable, Equatable, Sendable {
         }
         do {
             _ = try checkpoint.passRows(file: path)
-            for seed in checkpoint.processes.keys { _ = try checkpoint.processRows(file: path)[Int(seed) ?? 0] }
+            _ = try checkpoint.processRows(file: path)
         } catch {
             throw Refusal(description: error.description)
         }
