@@ -173,4 +173,14 @@ public struct RunMetadata: Equatable, Sendable {
     }
 
     var values: [String] { [swiftVersion, commit, host, cpu, timestamp, build] }
+
+    /// What tells this measurement's code and machine from `other`'s, in the order a message names them: the
+    /// commit, CPU, Swift and build that differ, each as (what, this one's, the other's). Empty when the two measured
+    /// the same build on the same CPU model.
+    public func differences(from other: RunMetadata) -> [(what: String, this: String, other: String)] {
+        [
+            ("commit", commit, other.commit), ("CPU", cpu, other.cpu), ("Swift", swiftVersion, other.swiftVersion),
+            ("build", build, other.build),
+        ].filter { $0.1 != $0.2 }
+    }
 }

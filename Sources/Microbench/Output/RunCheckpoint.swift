@@ -104,12 +104,9 @@ public struct RunCheckpoint: Codable, Equatable, Sendable {
     /// Why a run here cannot go on from this checkpoint: the commit, CPU, Swift, build or executable that differ
     /// from `metadata` and `binary`; `nil` when none does.
     public func difference(from metadata: RunMetadata, binary: String) -> String? {
-        let pairs = [
-            ("commit", commit, metadata.commit), ("CPU", cpu, metadata.cpu),
-            ("Swift", swiftVersion, metadata.swiftVersion),
-            ("build", build, metadata.build), ("executable", self.binary, binary),
-        ]
-        let differences = pairs.filter { $0.1 != $0.2 }.map { "\($0.0) \($0.1) then, \($0.2) here" }
+        var pairs = self.metadata.differences(from: metadata)
+        if self.binary != binary { pairs.append(("executable", self.binary, binary)) }
+        let differences = pairs.map { "\($0.what) \($0.this) then, \($0.other) here" }
         return differences.isEmpty ? nil : differences.joined(separator: "; ")
     }
 }

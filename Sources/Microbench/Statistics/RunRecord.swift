@@ -67,10 +67,7 @@ public struct RunRecord: Sendable {
         let firsts = runs.map { $0.first?.metadata }
         guard let first = firsts.first ?? nil, firsts.allSatisfy({ $0 != nil }) else { return "a run has no rows" }
         for metadata in firsts.compactMap({ $0 }) {
-            for (what, a, b) in [
-                ("commit", first.commit, metadata.commit), ("CPU", first.cpu, metadata.cpu),
-                ("Swift", first.swiftVersion, metadata.swiftVersion), ("build", first.build, metadata.build),
-            ] where a != b {
+            if let (what, a, b) = first.differences(from: metadata).first {
                 return "the runs differ in their \(what): \(a) and \(b); a record is one build on one CPU"
             }
         }
