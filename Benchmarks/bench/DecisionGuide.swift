@@ -197,16 +197,14 @@ struct DecisionGuide {
             lines.append("| Behaviours fixed where the screen is built | `StaticComposition` | \(cells(composed))"
                 + " | `import FanoutStatic`; as a delegate, held in a type of your own. |")
         }
-        let shown = Self.needs.compactMap { row("dispatch", $0.strategy, width, width) }
-        let runs = shown.compactMap(\.runs).max() ?? 1
-        let processes = shown.compactMap(\.processes).max() ?? 1
-        let intervals = shown.compactMap(\.interval).sorted()
+        let shown = FigureSource(Self.needs.compactMap { row("dispatch", $0.strategy, width, width) })
+        let (runs, processes) = (shown.runs, shown.processes)
         var source = runs > 1 ? ", the mean of \(runs) full runs" : ""
         if processes > 1 { source += (runs > 1 ? " of " : ", the mean of ") + "\(processes) fresh processes" }
         let trust =
-            intervals.isEmpty ? ""
-            : " A rerun falls within ±\(Self.format(Summary.quantile(0.5, ofSorted: intervals) * 100, 1)) % of a"
-                + " figure nine times in ten (the median interval)."
+            shown.medianInterval.map {
+                " A rerun falls within ±\(Self.format($0 * 100, 1)) % of a figure nine times in ten (the median interval)."
+            } ?? ""
         lines += ["", "ns per delivery of `didScroll` to \(width) targets, all responding\(source).\(trust)"
             + " × a C loop: against C code calling the same targets through function pointers."
             + " \(cpus.joined(separator: ", ")), commit \(commits.map { String($0.prefix(7)) }.joined(separator: ", ")):"
@@ -232,10 +230,9 @@ struct DecisionGuide {
     /// What the note under the table says of the figures' intervals: from how many runs on the CPU, or this run's
     /// processes only.
     var processNote: String {
-        let published = rows.values.filter { $0.interval != nil }
-        guard let processes = published.compactMap(\.processes).max(), processes > 1 else { return "" }
-        let runs = published.compactMap(\.runs).max() ?? 1
-        let recorded = published.compactMap(\.intervalRuns).max() ?? 0
+        let published = FigureSource(rows.values.filter { $0.interval != nil })
+        let (processes, runs, recorded) = (published.processes, published.runs, published.recorded)
+        guard processes > 1 else { return "" }
         let source =
             runs > 1 ? "the mean of \(runs) full runs of \(processes) processes, ± the spread between them"
             : recorded > 0 ? "\(processes) processes, ± from them and \(recorded) runs recorded on this CPU"

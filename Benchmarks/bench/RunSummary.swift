@@ -17,10 +17,9 @@ struct RunSummary {
     /// by every process); beyond ±5 %, the way to decide between close figures.
     var trust: [String] {
         let published = rows.filter { $0.interval != nil }
-        guard !published.isEmpty, let cpu = published.first?.metadata.cpu else { return [] }
-        let median = Summary.quantile(0.5, ofSorted: published.map { $0.interval! }.sorted())
-        let runs = published.compactMap(\.runs).max() ?? 1
-        let recorded = published.compactMap(\.intervalRuns).max() ?? 0
+        let source = FigureSource(published)
+        guard let median = source.medianInterval, let cpu = published.first?.metadata.cpu else { return [] }
+        let (runs, recorded) = (source.runs, source.recorded)
         func percent(_ value: Double) -> String { Report.fixed(value * 100, decimals: 1) + " %" }
         var lines = [
             "trust: a rerun of this build here falls within ±\(percent(median)) of a published figure nine times in ten"
@@ -72,5 +71,26 @@ struct RunSummary {
             lines = Array(lines.prefix(Self.maximumLines - 1)) + ["… (\(lines.count - Self.maximumLines + 1) more lines: see the CSV)"]
         }
         return lines
+    }
+}
+
+/// Where a set of published figures come from, and how far their intervals say they can be trusted: what the
+/// summary's trust line and the decision table's notes say of them.
+struct FigureSource {
+    /// How many full runs each figure is the mean of (1: one run).
+    let runs: Int
+    /// How many runs recorded on the CPU one run's intervals read (0: none).
+    let recorded: Int
+    /// How many fresh processes measured a figure (1: this process only).
+    let processes: Int
+    /// The median of the figures' intervals (``ResultRow/interval``); `nil` when none has one.
+    let medianInterval: Double?
+
+    init(_ rows: [ResultRow]) {
+        runs = rows.compactMap(\.runs).max() ?? 1
+        recorded = rows.compactMap(\.intervalRuns).max() ?? 0
+        processes = rows.compactMap(\.processes).max() ?? 1
+        let intervals = rows.compactMap(\.interval).sorted()
+        medianInterval = intervals.isEmpty ? nil : Summary.quantile(0.5, ofSorted: intervals)
     }
 }
