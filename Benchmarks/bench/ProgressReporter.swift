@@ -20,14 +20,13 @@ struct ProgressReporter {
         guard !cases.isEmpty else { return [] }
         let title = title ?? "measuring \(cases.count) cases"
         let progress = PhaseProgress(title, total: cases.count, enabled: enabled)
-        var groups: [[BenchmarkCase]] = []
-        for benchmarkCase in cases {
-            if familyByFamily, let last = groups.last?.last, last.id.benchmark == benchmarkCase.id.benchmark {
+        // Family by family: each run of consecutive cases of one benchmark.
+        var groups: [[BenchmarkCase]] = familyByFamily ? [] : [cases]
+        for benchmarkCase in cases where familyByFamily {
+            if let last = groups.last?.last, last.id.benchmark == benchmarkCase.id.benchmark {
                 groups[groups.count - 1].append(benchmarkCase)
-            } else if familyByFamily || groups.isEmpty {
-                groups.append([benchmarkCase])
             } else {
-                groups[0].append(benchmarkCase)
+                groups.append([benchmarkCase])
             }
         }
         var rows: [ResultRow] = []
