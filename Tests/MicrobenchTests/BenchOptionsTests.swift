@@ -175,6 +175,22 @@ func runBench(_ arguments: [String], environment: [String: String] = [:], in wor
     return Subprocess.run(try benchExecutable(), arguments, environment: merged, currentDirectory: workingDirectory)
 }
 
+/// A folder of its own for one test's run, and the paths in it.
+struct RunFolder {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-run-\(UUID().uuidString)").path
+    var output: String { path + "/results.csv" }
+    var checkpoint: String { path + "/results.partial.json" }
+
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The checkpoint as the run left it.
+    func readCheckpoint(sourceLocation: SourceLocation = #_sourceLocation) throws -> RunCheckpoint {
+        try RunCheckpoint.read(checkpoint)
+    }
+}
+
 /// The path of the `bench` executable that `swift build` put beside this test bundle.
 func benchExecutable() throws -> String {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -25,10 +25,9 @@ struct FamilyRegistryTests {
 
     @Test("a run writes the toy family's row and its chart declaration")
     func run() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/toy.csv"
+        let folder = try RunFolder()
+        defer { folder.remove() }
+        let output = folder.output
         let result = try runBench(
             ["--filter", "^toy/", "--processes", "1", "--samples", "1", "--rounds", "1", "--output", output,
              "--no-progress"],
@@ -43,18 +42,17 @@ struct FamilyRegistryTests {
 
     @Test("the gate counts the toy family's gate case: new against a baseline that lacks it")
     func check() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let baseline = folder + "/baseline.csv"
+        let folder = try RunFolder()
+        defer { folder.remove() }
+        let baseline = folder.path + "/baseline.csv"
         try "benchmark,strategy,message,width,responders,mallocs_per_op,retains_per_op,releases_per_op,instructions_per_op\n"
             .write(toFile: baseline, atomically: true, encoding: .utf8)
         let result = try runBench(
-            ["check", "--filter", "^toy/", "--baseline", baseline, "--records", folder + "/records.csv",
-             "--summary", folder + "/summary.md", "--no-progress"],
+            ["check", "--filter", "^toy/", "--baseline", baseline, "--records", folder.path + "/records.csv",
+             "--summary", folder.path + "/summary.md", "--no-progress"],
             environment: Self.toy)
         #expect(result.standardOutput.contains("NEW \(Self.toyCase): not in the baseline"), "\(result.standardOutput)")
-        let records = try String(contentsOfFile: folder + "/records.csv", encoding: .utf8)
+        let records = try String(contentsOfFile: folder.path + "/records.csv", encoding: .utf8)
         #expect(records.contains("toy,toyCounter,didScroll,1,1,"), "\(records)")
     }
 }

@@ -169,10 +169,9 @@ struct RerunIntervalTests {
         // A sanitizer build has no cold cases: eviction records allocations with the counting hooks it compiles out.
         .enabled(if: Subprocess.find("valgrind") != nil && Eviction.isAvailable))
     func coldPassEvicts() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/cold.csv"
+        let folder = try RunFolder()
+        defer { folder.remove() }
+        let output = folder.output
         let result = try runBench([
             "--filter", "^cold/existentialArray/didScroll/16/16$", "--processes", "1", "--samples", "1", "--rounds",
             "1", "--output", output, "--no-progress",

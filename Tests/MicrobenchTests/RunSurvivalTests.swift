@@ -19,22 +19,6 @@ struct RunSurvivalTests {
         ]
     }
 
-    /// A folder of its own for one test's run, and the paths in it.
-    struct Folder {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fanout-run-\(UUID().uuidString)").path
-        var output: String { path + "/results.csv" }
-        var checkpoint: String { path + "/results.partial.json" }
-
-        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-
-        func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-        /// The checkpoint as the run left it.
-        func readCheckpoint(sourceLocation: SourceLocation = #_sourceLocation) throws -> RunCheckpoint {
-            try RunCheckpoint.read(checkpoint)
-        }
-    }
-
     /// Starts `bench` with `arguments` and `fault` planted, its standard error going to `log`.
     static func start(_ arguments: [String], fault: String?, log: String) throws -> Process {
         let process = Process()
@@ -72,7 +56,7 @@ struct RunSurvivalTests {
     /// Interrupts a run with `signal` where `fault` holds it, once its standard error shows `reached`; checks the
     /// exit, the message, the output left as it was and no process left behind; returns the checkpoint.
     static func interrupt(
-        with signal: Int32, fault: String, in folder: Folder, reached: String,
+        with signal: Int32, fault: String, in folder: RunFolder, reached: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> RunCheckpoint {
         try "a complete run's results".write(toFile: folder.output, atomically: true, encoding: .utf8)
@@ -101,7 +85,7 @@ struct RunSurvivalTests {
     }
 
     /// Resumes the run of `folder` and checks that it writes the complete results and removes its checkpoint.
-    static func resume(_ folder: Folder, processes: Int = 12, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func resume(_ folder: RunFolder, processes: Int = 12, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> [ResultRow]
     {
         let result = try runBench(["--resume", folder.checkpoint, "--no-progress"])
@@ -116,7 +100,7 @@ struct RunSurvivalTests {
 
     @Test("SIGINT in the fresh processes: exit 130, the measured processes kept, and --resume completes the run")
     func interruptedAmongProcesses() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         // Process 3 hangs (its deadline far away): the run waits there, processes 1 and 2 kept (the checkpoint is
         // written whole by the signal's handler).
@@ -128,7 +112,7 @@ struct RunSurvivalTests {
 
     @Test("SIGTERM in the pass over the cases: exit 143, the families measured kept, and --resume completes the run")
     func interruptedInThePass() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let kept = try Self.interrupt(
             with: SIGTERM, fault: "pause:pass", in: folder, reached: "planted fault: paused after the first family")
@@ -140,7 +124,7 @@ struct RunSurvivalTests {
 
     @Test("a hung process is killed at its deadline, named, and the run finishes with the others")
     func hungProcess() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let result = try runBench(
             Self.arguments(output: folder.output) + ["--process-deadline", "2", "--no-progress"],
@@ -156,7 +140,7 @@ struct RunSurvivalTests {
 
     @Test("a process that crashes, exits 1 or prints no CSV is named with its signal or status, seed and case")
     func failingProcesses() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let result = try runBench(
             Self.arguments(output: folder.output, processes: 30) + ["--no-progress"],
@@ -173,7 +157,7 @@ struct RunSurvivalTests {
 
     @Test("when more than a tenth of the processes fail, the run stops, says why and keeps what it measured")
     func tooManyFailures() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let result = try runBench(
             Self.arguments(output: folder.output, processes: 6) + ["--no-progress"],
@@ -187,7 +171,7 @@ struct RunSurvivalTests {
 
     @Test("--resume refuses a checkpoint of another commit or executable, naming the difference")
     func resumeRefusesAnotherBuild() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let stopped = try runBench(
             Self.arguments(output: folder.output, processes: 6) + ["--no-progress"],
@@ -226,7 +210,7 @@ struct RunSurvivalTests {
     }
 
     /// A results CSV cut in a row, with a header of other columns, and with a word for a number.
-    static func malformedFiles(in folder: Folder) throws -> [(path: String, message: String)] {
+    static func malformedFiles(in folder: RunFolder) throws -> [(path: String, message: String)] {
         let text = try String(contentsOfFile: packageRoot + "/Results/results.csv", encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -247,7 +231,7 @@ struct RunSurvivalTests {
 
     @Test("a malformed results CSV is refused by bench summary, guide and page with its file and line, exit 2")
     func malformedCSVInBench() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         for (path, message) in try Self.malformedFiles(in: folder) {
             for command in ["summary", "guide", "page"] {
@@ -265,7 +249,7 @@ struct RunSurvivalTests {
 
     @Test("a malformed results CSV is refused by the scripts with its file and line, exit 2, and nothing written")
     func malformedCSVInScripts() throws {
-        let folder = try Folder()
+        let folder = try RunFolder()
         defer { folder.remove() }
         let committed = packageRoot + "/Results/results.csv"
         for (path, message) in try Self.malformedFiles(in: folder) {
