@@ -97,7 +97,7 @@ var runArguments: [String] {
     note("wrote \(rows.count) rows to \(outputPath) and the chart declarations to \(chartsPath)")
 }
 
-/// `bench combine RUN.csv…`: three or more full runs of one build on one CPU, at least 20 min apart, into the published
+/// `bench combine RUN.csv…`: full runs of one build on one CPU, three of them at least 20 min apart, into the published
 /// results (each figure the runs' mean, with the interval their spread gives) and the CPU's record, which the
 /// intervals of later runs on that CPU read (``RunRecord``). Both written atomically, the record first.
 func combineRuns() {

@@ -139,8 +139,8 @@ public enum ProcessRepeats {
     /// process running the repeated cases in its seed's order measures the same placement every time.
     ///
     /// Each merged figure carries its interval (``RerunInterval``): the spread of its processes' time blocks (the
-    /// processes in `repeats` are in the order they ran) and, when `record` holds runs of this CPU model, the case's
-    /// spread between them; and its drift over the run.
+    /// processes in `repeats` are in the order they ran) and, when `record` holds runs of this CPU model, how far
+    /// those runs and the case moved between them; and its drift over the run.
     public static func merge(
         _ rows: [ResultRow], repeats: [String: [ResultRow]], failures: [String] = [], record: RunRecord? = nil
     ) -> Outcome {
@@ -157,7 +157,7 @@ public enum ProcessRepeats {
             let blocks = RerunInterval.blockFigures(values, deliveries: row.deliveriesPerOperation)
             let interval = RerunInterval(
                 within: RerunInterval.within(blocks: blocks, figure: figure.figure),
-                between: record?.spread(of: row.name) ?? 0, runs: record?.runs ?? 0)
+                between: record?.spread(of: row.name) ?? 0, runLevel: record?.runLevel ?? 0, runs: record?.runs ?? 0)
             merged.interval = interval.halfWidth
             merged.intervalRuns = interval.runs
             merged.drift = RerunInterval.drift(blocks: blocks)

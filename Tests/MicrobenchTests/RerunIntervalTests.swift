@@ -35,17 +35,22 @@ struct RerunIntervalTests {
         #expect(RerunInterval.blockFigures([1, 2, 3]).isEmpty, "too few processes to say")
     }
 
-    @Test("the between-run spread widens the interval; a mean of runs narrows it")
+    @Test("the between-run spreads widen the interval, the run level bounded on its own; a mean of runs narrows it")
     func betweenRuns() {
-        let alone = RerunInterval(within: 0.01, between: 0, runs: 0)
-        let recorded = RerunInterval(within: 0.01, between: 0.03, runs: 3)
+        let alone = RerunInterval(within: 0.01, runs: 0)
+        let recorded = RerunInterval(within: 0.01, between: 0.03, runLevel: 0.02, runs: 3)
         #expect(abs(alone.halfWidth - 1.645 * (2 * 0.0001).squareRoot()) < 1e-12)
-        #expect(abs(recorded.halfWidth - 1.645 * (2 * (0.0001 + 0.0009)).squareRoot()) < 1e-12)
-        #expect(RerunInterval(meanOf: 3, between: 0.03).halfWidth < RerunInterval(meanOf: 1, between: 0.03).halfWidth)
-        // One case's own spread between three runs counts for half against the pool's.
-        let own = RerunInterval.relativeDeviation([9, 10, 11])
-        #expect(abs(own - 0.1) < 1e-12)
-        #expect(abs(RerunInterval.between([9, 10, 11], pooled: 0.02) - ((0.01 + 0.0004) / 2).squareRoot()) < 1e-12)
+        let expected = 2.squareRoot() * (4.303 * 0.02 + 1.645 * (0.0001 + 0.0009).squareRoot())
+        #expect(abs(recorded.halfWidth - expected) < 1e-12, "t for 2 degrees of freedom, added to the case's part")
+        #expect(
+            RerunInterval(meanOf: 3, between: 0.03, runLevel: 0.02).halfWidth
+                < RerunInterval(meanOf: 1, between: 0.03, runLevel: 0.02).halfWidth)
+        #expect(abs(RerunInterval.shrunk(0.1, toward: 0.02) - ((0.01 + 0.0004) / 2).squareRoot()) < 1e-12)
+        // The quantile: the table, then the expansion, which meets the exact 2.086 (20) and 2.042 (30).
+        #expect(RerunInterval.t975(degreesOfFreedom: 2) == 4.303 && RerunInterval.t975(degreesOfFreedom: 0) == 12.706)
+        #expect(abs(RerunInterval.t975(degreesOfFreedom: 20) - 2.086) < 0.002)
+        #expect(abs(RerunInterval.t975(degreesOfFreedom: 30) - 2.042) < 0.002)
+        #expect(abs(RerunInterval.t975(degreesOfFreedom: 11) - 2.201) < 0.003)
     }
 
     /// A run's rows of two published cases (measured in 120 processes) and one measured in the run's own process,
@@ -66,36 +71,65 @@ struct RerunIntervalTests {
         }
     }
 
-    @Test("three runs make a record: each case's spread between them, and the combined figures with their interval")
+    @Test("three runs make a record: the runs' levels, each case's spread beyond them, and the combined figures")
     func recordAndCombined() throws {
+        let scales = [1, 1.04, 0.97]
         let runs = [
-            Self.run(start: "2026-11-29T01:00:00Z", scale: 1), Self.run(start: "2026-11-29T01:25:00Z", scale: 1.04),
-            Self.run(start: "2026-11-29T01:50:00Z", scale: 0.97),
+            Self.run(start: "2026-11-29T01:00:00Z", scale: scales[0]),
+            Self.run(start: "2026-11-29T01:25:00Z", scale: scales[1]),
+            Self.run(start: "2026-11-29T01:50:00Z", scale: scales[2]),
         ]
         #expect(RunRecord.refusal(of: runs) == nil)
         let record = RunRecord(rows: runs.flatMap { $0 })
         #expect(record.runs == 3 && record.cpu == "Test CPU (2 cores)")
         #expect(record.figures["dispatch/existentialArray/didScroll/4/4"] == [8, 8 * 1.04, 8 * 0.97])
         #expect(record.figures["setup/existentialArray/add/4/4"] == nil, "measured in one process: not recorded")
-        let spread = RerunInterval.relativeDeviation([1, 1.04, 0.97])
-        #expect(abs(record.pooled - spread) < 1e-12 && abs(record.spread(of: "other") - spread) < 1e-12)
+        // Every case moved with its run: the runs' levels hold it all, and no case moved on its own.
+        let logs = scales.map { Foundation.log($0) }
+        let mean = logs.reduce(0, +) / 3
+        #expect(zip(record.levels, logs).allSatisfy { abs($0 - ($1 - mean)) < 1e-12 })
+        let level = (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 2).squareRoot()
+        #expect(abs(record.runLevel - level) < 1e-12)
+        #expect(record.pooled < 1e-12 && record.spread(of: "other") < 1e-12)
         let combined = RunRecord.combined(runs)
         let strong = try #require(combined.first { $0.strategy == "existentialArray" && $0.benchmark == "dispatch" })
         #expect(abs(strong.nanosecondsPerOperationMedian - 8 * (1 + 1.04 + 0.97) / 3) < 1e-9)
         #expect(strong.runs == 3 && strong.intervalRuns == 3)
-        #expect(abs(strong.interval! - RerunInterval(meanOf: 3, between: spread).halfWidth) < 1e-12)
+        let interval = RerunInterval(meanOf: 3, between: record.spread(of: strong.name), runLevel: level)
+        #expect(abs(strong.interval! - interval.halfWidth) < 1e-12)
         let setup = try #require(combined.first { $0.benchmark == "setup" })
         #expect(setup.interval == nil && setup.runs == 3)
         #expect(RunRecord.path(forCPU: "AMD EPYC (2 cores)") == "Results/records/amd-epyc-2-cores.csv")
     }
 
-    @Test("a record refuses fewer than three runs, runs less than 20 min apart, and runs of two builds")
+    @Test("a case that moves on its own between runs widens its own interval, not the run level")
+    func caseSpreadIsItsOwn() {
+        // Four steady cases and weakArray's, which moves by 10 % from run to run.
+        let runs = [1, 1.1, 0.9].enumerated().map { index, scale in
+            var rows = Self.run(start: "2026-11-29T0\(index + 1):00:00Z", scale: 1)
+            rows[1].nanosecondsPerOperationMedian *= scale
+            return rows + (1...3).map { copy in
+                var row = rows[0]
+                row.strategy = "steady\(copy)"
+                return row
+            }
+        }
+        let record = RunRecord(rows: runs.flatMap { $0 })
+        #expect(record.runLevel < 1e-12, "the runs' other cases did not move: \(record.runLevel)")
+        let moving = record.spread(of: "dispatch/weakArray/didScroll/4/4")
+        let steady = record.spread(of: "dispatch/existentialArray/didScroll/4/4")
+        #expect(moving > 0.05 && moving > 2 * steady, "\(moving) against \(steady)")
+    }
+
+    @Test("a record refuses fewer than three runs, fewer than three 20 min apart, and runs of two builds")
     func recordRefusals() {
         let first = Self.run(start: "2026-11-29T01:00:00Z", scale: 1)
         let late = Self.run(start: "2026-11-29T01:30:00Z", scale: 1)
         #expect(RunRecord.refusal(of: [first, late])?.contains("at least three full runs") == true)
         let close = [first, Self.run(start: "2026-11-29T01:10:00Z", scale: 1), Self.run(start: "2026-11-29T02:00:00Z", scale: 1)]
-        #expect(RunRecord.refusal(of: close)?.contains("10 min apart") == true)
+        #expect(RunRecord.refusal(of: close)?.contains("only 2 of the runs started at least 20 min") == true)
+        let between = close + [Self.run(start: "2026-11-29T01:25:00Z", scale: 1)]
+        #expect(RunRecord.refusal(of: between) == nil, "three 20 min apart, and one among them")
         let builds = [first, late, Self.run(start: "2026-11-29T02:00:00Z", scale: 1, commit: "def")]
         #expect(RunRecord.refusal(of: builds)?.contains("differ in their commit") == true)
     }

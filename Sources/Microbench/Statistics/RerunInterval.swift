@@ -1,46 +1,68 @@
 /// How far a published figure can be trusted: the relative half-width of an interval around it that a rerun of the
 /// same build on the same machine falls inside nine times out of ten.
 ///
-/// One run cannot see a run-level mode (on some VMs every case of a run is 5–20 % faster or slower than in the next)
-/// from its own processes, which all share it. So the interval combines two spreads, each relative to the figure:
+/// One run cannot see a run-level mode (on some VMs every case of a run is 2–20 % faster or slower than in the next)
+/// from its own processes, which all share it. So the interval combines three spreads, each relative to the figure:
 /// - within the run: the figure of each time block of its processes (consecutive seeds, which run one after
 ///   another), whose spread says how far the figure moved over the run's duration;
-/// - between runs: the spread of the same case's figure over the full runs recorded for this CPU model
-///   (``between(_:pooled:)``), which holds the modes. Without a record, the interval covers this run's processes
-///   only, and says so (``runs`` is 0).
+/// - the run level: how far whole runs recorded for this CPU model moved from one another, every case together
+///   (``RunRecord/runLevel``);
+/// - the case's own: how far the case moved between those runs beyond its run's level (``RunRecord/spread(of:)``).
+/// Without a record, the interval covers this run's processes only, and says so (``runs`` is 0).
 ///
-/// A rerun's figure and this one each carry both, so their difference has twice the variance of one:
-/// half-width = z₉₀ × √2 × √(within² + between²), z₉₀ = 1.645 (a normal approximation; the acceptance of the figures
-/// measures the coverage this gives, `scripts/compare --agreement`).
+/// A rerun's figure and this one each carry every spread, so their difference has √2 times the spread of one. The
+/// run-level part moves every figure of a run together and does not average out over a run's figures, so it is
+/// bounded on its own, at 95 % with Student's t for the recorded runs (``t975(degreesOfFreedom:)``), and added to
+/// the case's 90 % part: half-width = √2 × (t × runLevel + z₉₀ × √(within² + between²)), z₉₀ = 1.645. Nine in ten
+/// of a rerun's figures then fall inside in nearly every rerun, not only on average (`scripts/compare --agreement`
+/// measures it, pair by pair).
 public struct RerunInterval: Equatable, Sendable {
     /// The relative half-width: the interval is figure × (1 ± halfWidth).
     public let halfWidth: Double
-    /// The standard error of the figure from its time blocks, relative to it.
+    /// The standard deviation of the figure's time blocks, relative to it.
     public let within: Double
-    /// The relative standard deviation of the case's figure between recorded runs (0 without a record).
+    /// The case's relative standard deviation between recorded runs beyond their run level (0 without a record).
     public let between: Double
-    /// How many recorded full runs ``between`` came from; 0 when the interval covers this run's processes only.
+    /// The relative standard deviation of the recorded runs' levels (0 without a record).
+    public let runLevel: Double
+    /// How many recorded full runs ``between`` and ``runLevel`` came from; 0 when the interval covers this run's
+    /// processes only.
     public let runs: Int
 
     /// The normal quantile of a two-sided 90 % interval.
     public static let z90 = 1.645
 
-    /// The interval of one run's figure: a rerun's figure and this one each carry both spreads, so their
-    /// difference has twice the variance of one: half-width = z₉₀ × √2 × √(within² + between²).
-    public init(within: Double, between: Double, runs: Int) {
+    /// The interval of one run's figure: half-width = √2 × (t × runLevel + z₉₀ × √(within² + between²)), t for
+    /// `runs` − 1 degrees of freedom.
+    public init(within: Double, between: Double = 0, runLevel: Double = 0, runs: Int) {
         self.within = within
         self.between = between
+        self.runLevel = runLevel
         self.runs = runs
-        halfWidth = Self.z90 * (2 * (within * within + between * between)).squareRoot()
+        let level = runLevel > 0 ? Self.t975(degreesOfFreedom: runs - 1) * runLevel : 0
+        halfWidth = 2.squareRoot() * (level + Self.z90 * (within * within + between * between).squareRoot())
     }
 
-    /// The interval of the mean of `runs` recorded runs whose figures spread by `between` from run to run: a rerun
-    /// differs from that mean by its own spread and the mean's, half-width = z₉₀ × between × √(1 + 1/runs).
-    public init(meanOf runs: Int, between: Double) {
+    /// The interval of the mean of `runs` recorded runs: a rerun differs from that mean by its own spreads and the
+    /// mean's, half-width = √(1 + 1/runs) × (t × runLevel + z₉₀ × between).
+    public init(meanOf runs: Int, between: Double, runLevel: Double) {
         within = 0
         self.between = between
+        self.runLevel = runLevel
         self.runs = runs
-        halfWidth = Self.z90 * between * (1 + 1 / Double(max(runs, 1))).squareRoot()
+        let level = runLevel > 0 ? Self.t975(degreesOfFreedom: runs - 1) * runLevel : 0
+        halfWidth = (1 + 1 / Double(max(runs, 1))).squareRoot() * (level + Self.z90 * between)
+    }
+
+    /// Student's t quantile at 0.975 for `degreesOfFreedom` (at least 1): a table to 10, then the Cornish–Fisher
+    /// expansion around the normal's 1.960, within 0.003 of the exact value from 10 on.
+    public static func t975(degreesOfFreedom: Int) -> Double {
+        let table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+        let df = max(degreesOfFreedom, 1)
+        if df <= table.count { return table[df - 1] }
+        let (z, n) = (1.959964, Double(df))
+        let (z3, z5) = (z * z * z, z * z * z * z * z)
+        return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n)
     }
 
     /// The figures of `values`, its processes' medians in the order they ran, in consecutive time blocks (two to six,
@@ -83,11 +105,9 @@ public struct RerunInterval: Equatable, Sendable {
         return variance.squareRoot() / mean
     }
 
-    /// The relative standard deviation between runs of a case whose recorded runs measured `figures`, shrunk toward
-    /// `pooled` (the median of every recorded case's): with three runs, one case's own spread is a loose estimate,
-    /// so it counts for half.
-    public static func between(_ figures: [Double], pooled: Double) -> Double {
-        let own = relativeDeviation(figures)
-        return ((own * own + pooled * pooled) / 2).squareRoot()
+    /// A case's spread between recorded runs, shrunk toward `pooled` (the median of every recorded case's): one case's
+    /// own spread over a few runs is a loose estimate, so it counts for half.
+    public static func shrunk(_ own: Double, toward pooled: Double) -> Double {
+        ((own * own + pooled * pooled) / 2).squareRoot()
     }
 }

@@ -1,17 +1,23 @@
 import Foundation
 
-/// The full runs recorded for one CPU model (`Results/records/<cpu>.csv`, written by `bench combine`): how far each
-/// case's figure moved between them, which a run's intervals take their between-run part from (``RerunInterval``),
-/// and the combined figures the project publishes.
+/// The full runs recorded for one CPU model (`Results/records/<cpu>.csv`, written by `bench combine`): how far whole
+/// runs and each case moved between them, which a run's intervals take their between-run parts from
+/// (``RerunInterval``), and the combined figures the project publishes.
 public struct RunRecord: Sendable {
     /// The CPU model the runs were measured on.
     public let cpu: String
     /// How many full runs the record holds (rows of one run share its start time).
     public let runs: Int
-    /// Each case's relative standard deviation between the runs, shrunk toward ``pooled``
-    /// (``RerunInterval/between(_:pooled:)``), by case name.
+    /// Each run's level, in the order the runs started: the median, over the cases every run measured, of the
+    /// logarithm of the case's figure over its mean over the runs. A run whose every case ran 3 % slow has a level
+    /// near 0.03.
+    public let levels: [Double]
+    /// The standard deviation of ``levels``: how far whole runs move from one another on this CPU model.
+    public let runLevel: Double
+    /// Each case's spread between the runs beyond its run's level (the standard deviation of its logarithm's
+    /// deviations, less each run's level), shrunk toward ``pooled`` (``RerunInterval/shrunk(_:toward:)``), by case name.
     public let between: [String: Double]
-    /// The median of the cases' own relative standard deviations between the runs.
+    /// The median of the cases' own spreads beyond their runs' levels.
     public let pooled: Double
     /// Each case's figures (ns per operation), one per run, in the order the runs started, by case name.
     public let figures: [String: [Double]]
@@ -38,14 +44,33 @@ public struct RunRecord: Sendable {
             }
         }
         self.figures = figures
-        let own = figures.values.filter { $0.count >= 2 }.map(RerunInterval.relativeDeviation).sorted()
-        let pooled = own.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: own)
+        // Each case's deviations from its mean over the runs, in logarithms, for the cases every run measured.
+        let deviations = figures.compactMapValues { values -> [Double]? in
+            guard values.count == starts.count, values.count >= 2, values.allSatisfy({ $0 > 0 }) else { return nil }
+            let logs = values.map { Foundation.log($0) }
+            let mean = logs.reduce(0, +) / Double(logs.count)
+            return logs.map { $0 - mean }
+        }
+        let levels = deviations.isEmpty
+            ? [] : starts.indices.map { run in Summary.quantile(0.5, ofSorted: deviations.values.map { $0[run] }.sorted()) }
+        self.levels = levels
+        runLevel = Self.deviation(levels)
+        let own = deviations.mapValues { values in Self.deviation(zip(values, levels).map { $0 - $1 }, mean: 0) }
+        let pooled = own.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: own.values.sorted())
         self.pooled = pooled
-        between = figures.mapValues { RerunInterval.between($0, pooled: pooled) }
+        between = own.mapValues { RerunInterval.shrunk($0, toward: pooled) }
     }
 
-    /// The between-run spread of the case named `name`: its own shrunk toward the pool, or the pool's where the
-    /// record lacks it.
+    /// The standard deviation of `values` around `mean` (their own mean when `nil`), with one degree of freedom
+    /// fewer than values; 0 with fewer than two.
+    private static func deviation(_ values: [Double], mean: Double? = nil) -> Double {
+        guard values.count >= 2 else { return 0 }
+        let center = mean ?? values.reduce(0, +) / Double(values.count)
+        return (values.reduce(0) { $0 + ($1 - center) * ($1 - center) } / Double(values.count - 1)).squareRoot()
+    }
+
+    /// The between-run spread of the case named `name` beyond its run's level: its own shrunk toward the pool, or the
+    /// pool's where the record lacks it.
     public func spread(of name: String) -> Double { between[name] ?? pooled }
 
     /// The record of `cpu` under `directory`, or `nil` when none is committed.
@@ -61,7 +86,8 @@ public struct RunRecord: Sendable {
     }
 
     /// Why `runs` (each the rows of one full run) cannot make a record: another build, commit, CPU or Swift, fewer
-    /// than three runs, or two that started less than `minimumGap` seconds apart; `nil` when they can.
+    /// than three runs, or fewer than three that started `minimumGap` seconds or more after one another (more runs
+    /// may lie between them); `nil` when they can.
     public static func refusal(of runs: [[ResultRow]], minimumGap: Double = 20 * 60) -> String? {
         guard runs.count >= 3 else { return "a record takes at least three full runs, got \(runs.count)" }
         let firsts = runs.map { $0.first?.metadata }
@@ -74,10 +100,13 @@ public struct RunRecord: Sendable {
         let formatter = ISO8601DateFormatter()
         let starts = firsts.compactMap { $0.flatMap { formatter.date(from: $0.timestamp) } }.sorted()
         guard starts.count == runs.count else { return "a run's start time cannot be read" }
-        for (earlier, later) in zip(starts, starts.dropFirst()) where later.timeIntervalSince(earlier) < minimumGap {
-            return
-                "two runs started \(Int(later.timeIntervalSince(earlier) / 60)) min apart; a record takes runs at least"
-                + " \(Int(minimumGap / 60)) min apart, so that it sees the machine's modes"
+        // Three of the runs, at least, each `minimumGap` after the one before: runs in between add to the estimate
+        // of the run level but do not stand for the machine's modes.
+        var spaced = [starts[0]]
+        for start in starts.dropFirst() where start.timeIntervalSince(spaced.last!) >= minimumGap { spaced.append(start) }
+        if spaced.count < 3 {
+            return "only \(spaced.count) of the runs started at least \(Int(minimumGap / 60)) min after one another; a record"
+                + " takes three such runs at least, so that it sees the machine's modes"
         }
         return nil
     }
@@ -100,7 +129,9 @@ public struct RunRecord: Sendable {
             row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
             row.runs = rows.count
             if (first.processes ?? 0) > 1 {
-                row.interval = RerunInterval(meanOf: rows.count, between: record.spread(of: first.name)).halfWidth
+                row.interval = RerunInterval(
+                    meanOf: rows.count, between: record.spread(of: first.name), runLevel: record.runLevel
+                ).halfWidth
                 row.intervalRuns = rows.count
                 row.drift = nil
             }
