@@ -51,8 +51,10 @@ public struct RunRecord: Sendable {
             let mean = logs.reduce(0, +) / Double(logs.count)
             return logs.map { $0 - mean }
         }
-        let levels = deviations.isEmpty
-            ? [] : starts.indices.map { run in Summary.quantile(0.5, ofSorted: deviations.values.map { $0[run] }.sorted()) }
+        let levels = starts.indices.map { run -> Double in
+            let deviations = deviations.values.map { $0[run] }.sorted()
+            return deviations.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: deviations)
+        }
         self.levels = levels
         runLevel = Self.deviation(levels)
         let own = deviations.mapValues { values in Self.deviation(zip(values, levels).map { $0 - $1 }, mean: 0) }
@@ -103,10 +105,12 @@ public struct RunRecord: Sendable {
         // Three of the runs, at least, each `minimumGap` after the one before: runs in between add to the estimate
         // of the run level but do not stand for the machine's modes.
         var spaced = [starts[0]]
-        for start in starts.dropFirst() where start.timeIntervalSince(spaced.last!) >= minimumGap { spaced.append(start) }
+        for start in starts.dropFirst() where start.timeIntervalSince(spaced.last!) >= minimumGap {
+            spaced.append(start)
+        }
         if spaced.count < 3 {
-            return "only \(spaced.count) of the runs started at least \(Int(minimumGap / 60)) min after one another; a record"
-                + " takes three such runs at least, so that it sees the machine's modes"
+            return "only \(spaced.count) of the runs started at least \(Int(minimumGap / 60)) min after one another;"
+                + " a record takes three such runs at least, so that it sees the machine's modes"
         }
         return nil
     }
@@ -129,9 +133,9 @@ public struct RunRecord: Sendable {
             row.deliveriesPerSecond = row.nanosecondsPerDelivery > 0 ? 1e9 / row.nanosecondsPerDelivery : 0
             row.runs = rows.count
             if (first.processes ?? 0) > 1 {
-                row.interval = RerunInterval(
-                    meanOf: rows.count, between: record.spread(of: first.name), runLevel: record.runLevel
-                ).halfWidth
+                let interval = RerunInterval(
+                    meanOf: rows.count, between: record.spread(of: first.name), runLevel: record.runLevel)
+                row.interval = interval.halfWidth
                 row.intervalRuns = rows.count
                 row.drift = nil
             }
