@@ -33,6 +33,10 @@ protocol BenchmarkFamily: SendableMetatype {
     /// reference, when this family gives one.
     static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase?
 
+    /// The cost, in ns, of the machine primitive `name` ("atomicPair") from a run's rows, when the family
+    /// measures it.
+    static func primitiveCost(_ name: String, in rows: [ResultRow]) -> Double?
+
     /// The charts `scripts/plot` draws from the family's rows.
     static var charts: [ChartSpec] { get }
 
@@ -46,6 +50,7 @@ extension BenchmarkFamily {
     static func isPublished(_ id: CaseID, _ selection: Selection) -> Bool { false }
     static func countsCacheMisses(_ benchmarkCase: BenchmarkCase) -> Bool { false }
     static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase? { nil }
+    static func primitiveCost(_ name: String, in rows: [ResultRow]) -> Double? { nil }
     static var charts: [ChartSpec] { [] }
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] { [] }
 }
@@ -89,6 +94,10 @@ enum BenchmarkFamilies {
 
     static func countsCacheMisses(_ benchmarkCase: BenchmarkCase) -> Bool {
         all.contains { $0.countsCacheMisses(benchmarkCase) }
+    }
+
+    static func primitiveCost(_ name: String, in rows: [ResultRow]) -> Double? {
+        all.lazy.compactMap { $0.primitiveCost(name, in: rows) }.first
     }
 
     static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase? {

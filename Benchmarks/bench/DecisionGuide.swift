@@ -51,10 +51,10 @@ struct DecisionGuide {
              brief: "Targets must be safe to call from any thread; an atomic pair per message (PAIR)."),
     ]
 
-    /// `text` with its "PAIR" priced: what an atomic read-modify-write pair costs on the rows' CPU (``PrimitivesFamily``),
+    /// `text` with its "PAIR" priced: what an atomic read-modify-write pair costs on the rows' CPU (the family that measures it),
     /// or the parenthesis left out when the rows did not measure it.
     func priced(_ text: String) -> String {
-        guard let pair = PrimitivesFamily.cost("atomicPair", in: Array(rows.values)) else {
+        guard let pair = BenchmarkFamilies.primitiveCost("atomicPair", in: Array(rows.values)) else {
             return text.replacingOccurrences(of: " (PAIR)", with: "")
         }
         return text.replacingOccurrences(of: "PAIR", with: "\(Self.format(pair, 1)) ns on this CPU")
@@ -222,7 +222,7 @@ struct DecisionGuide {
     /// marked `≈` when that is beyond ±5 %.
     static func figure(_ row: ResultRow, _ value: Double) -> String {
         guard let interval = row.interval else { return format(value, 1) }
-        let mark = DispatchFamily.isLoose(row) ? "≈" : ""
+        let mark = FigureSource.isLoose(row) ? "≈" : ""
         // A no-break space, so that a narrow column never parts a figure from its interval.
         return "\(mark)\(format(value, 1))\u{00A0}±\(format(interval * 100, 1))%"
     }

@@ -209,7 +209,7 @@ enum DispatchFamily: BenchmarkFamily {
                 widths.map { width in
                     let row = byID[id(name, message, width: width, responders: width)]
                     // Unmarked figures of several processes padded by a space, so that columns stay aligned.
-                    let mark = row?.interval.map { $0 > Self.repeatedWithin ? "~" : " " } ?? ""
+                    let mark = row.map { FigureSource.isLoose($0) ? "~" : " " } ?? ""
                     return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery) + mark
                 }.joined(separator: " ")
             })
@@ -241,15 +241,8 @@ enum DispatchFamily: BenchmarkFamily {
             + counting.lines + zeroLine + guideLine
     }
 
-    /// A published figure is marked `~` (`≈` in the decision table) when a rerun may land further than this from
-    /// it: its interval's half-width beyond ±5 % (``ResultRow/interval``).
-    static let repeatedWithin = 0.05
-
-    /// Whether `row`'s interval is beyond ``repeatedWithin``.
-    static func isLoose(_ row: ResultRow) -> Bool { (row.interval ?? 0) > repeatedWithin }
-
     /// How far the published cases can be trusted: their intervals' half-widths (median, 90th percentile, widest),
-    /// the cases beyond ``repeatedWithin`` (marked `~` in the table), and the processes set aside as slowed.
+    /// the cases beyond ``FigureSource/repeatedWithin`` (marked `~` in the table), and the processes set aside as slowed.
     static func processLines(_ rows: [ResultRow]) -> [String] {
         let repeated = rows.filter { $0.processes ?? 0 > 1 && $0.interval != nil }
         guard let processes = repeated.map({ $0.processes! }).max() else { return [] }
@@ -264,7 +257,7 @@ enum DispatchFamily: BenchmarkFamily {
                 + " in \(processes) fresh processes; a rerun falls within ± its interval nine times in ten:"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: intervals))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: intervals))), widest"
-                + " \(percent(widest.interval!)) (\(widest.name)); ~ marks the \(intervals.filter { $0 > repeatedWithin }.count)"
+                + " \(percent(widest.interval!)) (\(widest.name)); ~ marks the \(intervals.filter { $0 > FigureSource.repeatedWithin }.count)"
                 + " beyond ±5 %",
             "slowed processes set aside: \(slowedCount)"
                 + (slowed.isEmpty ? "" : " (" + slowed.prefix(3).map(\.name).joined(separator: ", ")

@@ -41,13 +41,13 @@ enum PrimitivesFamily: BenchmarkFamily {
             ("atomicPair", "an atomic read-modify-write pair in a dispatch"), ("indirectCall", "an indirect call"),
             ("missingLoad", "a load that misses every cache"),
         ]
-        let costs = words.compactMap { name, words in cost(name, in: rows).map { "\(words) \(SummaryTable.nanoseconds($0)) ns" } }
+        let costs = words.compactMap { name, words in primitiveCost(name, in: rows).map { "\(words) \(SummaryTable.nanoseconds($0)) ns" } }
         guard !costs.isEmpty, let cpu = rows.first?.metadata.cpu else { return [] }
         return ["this CPU's primitives (\(cpu)): " + costs.joined(separator: ", ")]
     }
 
     /// A primitive's cost in the rows, ns: the atomic pair from the C floors' published figures at width 1.
-    static func cost(_ name: String, in rows: [ResultRow]) -> Double? {
+    static func primitiveCost(_ name: String, in rows: [ResultRow]) -> Double? {
         if name == "atomicPair" {
             func floor(_ strategy: String) -> Double? {
                 rows.first { $0.id == DispatchFamily.id(strategy, .didScroll, width: 1, responders: 1) }?

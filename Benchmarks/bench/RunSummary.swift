@@ -37,7 +37,7 @@ struct RunSummary {
                 "drift: the C floor's figures moved \(drift >= 0 ? "+" : "")\(percent(drift)) from the run's first block of"
                     + " processes to its last (median over its cases)")
         }
-        if median > DispatchFamily.repeatedWithin {
+        if median > FigureSource.repeatedWithin {
             lines.append(
                 "beyond ±5 %: decide between close figures with an interleaved comparison (scripts/compare-builds),"
                     + " not two runs")
@@ -77,6 +77,13 @@ struct RunSummary {
 /// Where a set of published figures come from, and how far their intervals say they can be trusted: what the
 /// summary's trust line and the decision table's notes say of them.
 struct FigureSource {
+    /// A published figure is marked `~` (`≈` in the decision table) when a rerun may land further than this from
+    /// it: its interval's half-width beyond ±5 % (``ResultRow/interval``).
+    static let repeatedWithin = 0.05
+
+    /// Whether `row`'s interval is beyond ``repeatedWithin``.
+    static func isLoose(_ row: ResultRow) -> Bool { (row.interval ?? 0) > repeatedWithin }
+
     /// How many full runs each figure is the mean of (1: one run).
     let runs: Int
     /// How many runs recorded on the CPU one run's intervals read (0: none).
