@@ -1,4 +1,6 @@
-/// The type-erased face of one message's list (a ``ResponderListBase``), so that a storage's table is not generic.
+/// The type-erased face of one message's list (a ``ResponderListBase``), so that a storage's table is not generic:
+/// the storages' code that is not inlined (`add`, `remove`, `forward`) would otherwise look up a list type's metadata
+/// on every call.
 @usableFromInline
 internal class AnyResponderList {
     @usableFromInline
