@@ -209,7 +209,7 @@ enum DispatchFamily: BenchmarkFamily {
                 widths.map { width in
                     let row = byID[id(name, message, width: width, responders: width)]
                     // Unmarked figures of several processes padded by a space, so that columns stay aligned.
-                    let mark = row.map { FigureSource.isLoose($0) ? "~" : " " } ?? ""
+                    let mark = row?.interval.map { $0 > FigureSource.repeatedWithin ? "~" : " " } ?? ""
                     return SummaryTable.nanoseconds(row?.nanosecondsPerDelivery) + mark
                 }.joined(separator: " ")
             })

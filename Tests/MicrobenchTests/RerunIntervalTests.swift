@@ -42,9 +42,14 @@ struct RerunIntervalTests {
         #expect(abs(alone.halfWidth - 1.645 * (2 * 0.0001).squareRoot()) < 1e-12)
         let expected = 2.squareRoot() * (4.303 * 0.02 + 1.645 * (0.0001 + 0.0009).squareRoot())
         #expect(abs(recorded.halfWidth - expected) < 1e-12, "t for 2 degrees of freedom, added to the case's part")
-        #expect(
-            RerunInterval(meanOf: 3, between: 0.03, runLevel: 0.02).halfWidth
-                < RerunInterval(meanOf: 1, between: 0.03, runLevel: 0.02).halfWidth)
+        let mean = RerunInterval(meanOf: 3, between: 0.03, runLevel: 0.02)
+        #expect(abs(mean.halfWidth - (4.0 / 3).squareRoot() * (4.303 * 0.02 + 1.645 * 0.03)) < 1e-12)
+        #expect(abs(RerunInterval(meanOf: 3, between: 0.03, runLevel: 0).halfWidth - (4.0 / 3).squareRoot() * 1.645 * 0.03) < 1e-12)
+        // A mean of ten runs against one of three, the level's t from the ten recorded runs in both.
+        let ten = RerunInterval(meanOf: 10, between: 0.03, runLevel: 0.02)
+        let threeOfTen = RerunInterval(meanOf: 3, between: 0.03, runLevel: 0.02, recorded: 10)
+        #expect(abs(ten.halfWidth - (1.1).squareRoot() * (2.262 * 0.02 + 1.645 * 0.03)) < 1e-12)
+        #expect(ten.halfWidth < threeOfTen.halfWidth && threeOfTen.halfWidth < mean.halfWidth)
         #expect(abs(RerunInterval.shrunk(0.1, toward: 0.02) - ((0.01 + 0.0004) / 2).squareRoot()) < 1e-12)
         // The quantile: the table, then the expansion, which meets the exact 2.086 (20) and 2.042 (30).
         #expect(RerunInterval.t975(degreesOfFreedom: 2) == 4.303 && RerunInterval.t975(degreesOfFreedom: 0) == 12.706)
@@ -102,7 +107,7 @@ struct RerunIntervalTests {
         #expect(RunRecord.path(forCPU: "AMD EPYC (2 cores)") == "Results/records/amd-epyc-2-cores.csv")
     }
 
-    @Test("a case that moves on its own between runs widens its own interval, not the run level")
+    @Test("a case that moves on its own between runs gets its own spread, not the run level")
     func caseSpreadIsItsOwn() {
         // Four steady cases and weakArray's, which moves by 10 % from run to run.
         let runs = [1, 1.1, 0.9].enumerated().map { index, scale in
@@ -132,6 +137,38 @@ struct RerunIntervalTests {
         #expect(RunRecord.refusal(of: between) == nil, "three 20 min apart, and one among them")
         let builds = [first, late, Self.run(start: "2026-11-29T02:00:00Z", scale: 1, commit: "def")]
         #expect(RunRecord.refusal(of: builds)?.contains("differ in their commit") == true)
+        let third = Self.run(start: "2026-11-29T02:00:00Z", scale: 1)
+        #expect(RunRecord.refusal(of: [first, first, late, third])?.contains("two of the files are the run") == true)
+        #expect(RunRecord.refusal(of: [first + late, late, third])?.contains("rows of several runs") == true)
+    }
+
+    @Test("a record of one run, or of runs that share no case, says nothing; a case a run lacks takes the pool's")
+    func recordEdges() throws {
+        #expect(!RunRecord(rows: Self.run(start: "2026-11-29T01:00:00Z", scale: 1)).isUsable)
+        var runs = [1, 1.04, 0.97].enumerated().map { index, scale in
+            Self.run(start: "2026-11-29T0\(index + 1):00:00Z", scale: scale)
+        }
+        runs[1].remove(at: 1)  // the second run lacks weakArray's case
+        let record = RunRecord(rows: runs.flatMap { $0 })
+        #expect(record.isUsable && record.levels.count == 3)
+        #expect(record.figures["dispatch/weakArray/didScroll/4/4"]?.count == 2)
+        #expect(record.between["dispatch/weakArray/didScroll/4/4"] == nil)
+        #expect(record.spread(of: "dispatch/weakArray/didScroll/4/4") == record.pooled)
+        let disjoint = [Self.run(start: "2026-11-29T01:00:00Z", scale: 1), Self.run(start: "2026-11-29T02:00:00Z", scale: 1)]
+            .enumerated().flatMap { index, rows in rows.map { row in
+                var row = row
+                row.strategy += "\(index)"
+                return row
+            } }
+        #expect(!RunRecord(rows: disjoint).isUsable, "no case in both runs")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = RunRecord.path(forCPU: "Test CPU (2 cores)", in: folder.path)
+        try CSV.render(disjoint).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try RunRecord.load(forCPU: "Test CPU (2 cores)", in: folder.path) == nil)
+        try CSV.render(runs.flatMap { $0 }).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try RunRecord.load(forCPU: "Test CPU (2 cores)", in: folder.path)?.runs == 3)
     }
 
     @Test("a merged figure carries its interval: its processes' blocks and the record's spread for its case")

@@ -2,7 +2,7 @@
 
 usage: scripts/interval-crossval RECORD.csv [--keep K]
 
-RECORD.csv holds three or more full runs of one build, its rows grouped by run (`timestamp`): a CPU's record,
+RECORD.csv holds five or more full runs of one build, its rows grouped by run (`timestamp`): a CPU's record,
 Results/records/<cpu>.csv. For every choice of K of its runs (default: all but three) as the record, and every ordered
 pair (A, B) of the runs left out, the share of B's figures (every case measured in fresh processes) that lie inside
 A's interval, for two constructions of the interval from those K runs:
@@ -53,8 +53,8 @@ def runs_of(path):
     for row in rows:
         if int(row.get("processes") or 0) > 1 and float(row["ns_per_delivery"]) > 0:
             runs.setdefault(row["timestamp"], {})[results_csv.case(row)] = float(row["ns_per_delivery"])
-    if len(runs) < 4:
-        results_csv.fail(f"{path}: holds {len(runs)} runs; a cross-validation takes at least four")
+    if len(runs) < 5:
+        results_csv.fail(f"{path}: holds {len(runs)} runs; a cross-validation takes at least five")
     common = set.intersection(*(set(run) for run in runs.values()))
     return [{case: run[case] for case in common} for _, run in sorted(runs.items())], sorted(common)
 

@@ -14,8 +14,10 @@
 /// run-level part moves every figure of a run together and does not average out over a run's figures, so it is
 /// bounded on its own, at 95 % with Student's t for the recorded runs (``t975(degreesOfFreedom:)``), and added to
 /// the case's 90 % part: half-width = √2 × (t × runLevel + z₉₀ × √(within² + between²)), z₉₀ = 1.645. Nine in ten
-/// of a rerun's figures then fall inside in nearly every rerun, not only on average (`scripts/compare --agreement`
-/// measures it, pair by pair).
+/// of a rerun's figures then fall inside in nearly every rerun made in the conditions the record saw, not only on
+/// average (`scripts/compare --agreement` measures it, pair by pair). Runs made back to back share their level more
+/// than runs hours apart, so a record made within one hour understates the level's spread over a day: a record
+/// should span the hours, and sessions, it is read in.
 public struct RerunInterval: Equatable, Sendable {
     /// The relative half-width: the interval is figure × (1 ± halfWidth).
     public let halfWidth: Double
@@ -44,13 +46,14 @@ public struct RerunInterval: Equatable, Sendable {
     }
 
     /// The interval of the mean of `runs` recorded runs: a rerun differs from that mean by its own spreads and the
-    /// mean's, half-width = √(1 + 1/runs) × (t × runLevel + z₉₀ × between).
-    public init(meanOf runs: Int, between: Double, runLevel: Double) {
+    /// mean's, half-width = √(1 + 1/runs) × (t × runLevel + z₉₀ × between), t for the `recorded` − 1 degrees of
+    /// freedom of the runs `runLevel` came from (`runs`, unless some of them lack the case).
+    public init(meanOf runs: Int, between: Double, runLevel: Double, recorded: Int? = nil) {
         within = 0
         self.between = between
         self.runLevel = runLevel
         self.runs = runs
-        let level = runLevel > 0 ? Self.t975(degreesOfFreedom: runs - 1) * runLevel : 0
+        let level = runLevel > 0 ? Self.t975(degreesOfFreedom: (recorded ?? runs) - 1) * runLevel : 0
         halfWidth = (1 + 1 / Double(max(runs, 1))).squareRoot() * (level + Self.z90 * between)
     }
 

@@ -9,7 +9,7 @@ public struct RunRecord: Sendable {
     /// How many full runs the record holds (rows of one run share its start time).
     public let runs: Int
     /// Each run's level, in the order the runs started: the median, over the cases every run measured, of the
-    /// logarithm of the case's figure over its mean over the runs. A run whose every case ran 3 % slow has a level
+    /// logarithm of the case's figure over its geometric mean over the runs. A run whose every case ran 3 % slow has a level
     /// near 0.03.
     public let levels: [Double]
     /// The standard deviation of ``levels``: how far whole runs move from one another on this CPU model.
@@ -19,7 +19,8 @@ public struct RunRecord: Sendable {
     public let between: [String: Double]
     /// The median of the cases' own spreads beyond their runs' levels.
     public let pooled: Double
-    /// Each case's figures (ns per operation), one per run, in the order the runs started, by case name.
+    /// Each case's figures (ns per operation), one per run that measured it, in the order the runs started, by case
+    /// name.
     public let figures: [String: [Double]]
 
     /// Where the record of `cpu` is: `Results/records/amd-epyc-2-cores.csv` for "AMD EPYC (2 cores)".
@@ -75,6 +76,9 @@ public struct RunRecord: Sendable {
     /// pool's where the record lacks it.
     public func spread(of name: String) -> Double { between[name] ?? pooled }
 
+    /// Whether the record can say anything: two runs or more, and a case that every run measured.
+    public var isUsable: Bool { runs >= 2 && !between.isEmpty }
+
     /// The record of `cpu` under `directory`, or `nil` when none is committed.
     ///
     /// - Throws: ``CSV/ParseError`` when the file is malformed.
@@ -84,7 +88,8 @@ public struct RunRecord: Sendable {
         let path = path(forCPU: cpu, in: directory)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let rows = try CSV.parse(String(decoding: data, as: UTF8.self), file: path)
-        return rows.isEmpty ? nil : RunRecord(rows: rows)
+        let record = RunRecord(rows: rows)
+        return record.isUsable ? record : nil
     }
 
     /// Why `runs` (each the rows of one full run) cannot make a record: another build, commit, CPU or Swift, fewer
@@ -94,6 +99,14 @@ public struct RunRecord: Sendable {
         guard runs.count >= 3 else { return "a record takes at least three full runs, got \(runs.count)" }
         let firsts = runs.map { $0.first?.metadata }
         guard let first = firsts.first ?? nil, firsts.allSatisfy({ $0 != nil }) else { return "a run has no rows" }
+        for run in runs where Set(run.map(\.metadata.timestamp)).count > 1 {
+            return "a file holds the rows of several runs (the first started \(run[0].metadata.timestamp));"
+                + " give each run's own CSV"
+        }
+        let timestamps = firsts.compactMap { $0?.timestamp }
+        if let twice = timestamps.first(where: { start in timestamps.filter { $0 == start }.count > 1 }) {
+            return "two of the files are the run started \(twice); a record takes each run once"
+        }
         for metadata in firsts.compactMap({ $0 }) {
             if let (what, a, b) = first.differences(from: metadata).first {
                 return "the runs differ in their \(what): \(a) and \(b); a record is one build on one CPU"
@@ -134,7 +147,8 @@ public struct RunRecord: Sendable {
             row.runs = rows.count
             if (first.processes ?? 0) > 1 {
                 let interval = RerunInterval(
-                    meanOf: rows.count, between: record.spread(of: first.name), runLevel: record.runLevel)
+                    meanOf: rows.count, between: record.spread(of: first.name), runLevel: record.runLevel,
+                    recorded: record.runs)
                 row.interval = interval.halfWidth
                 row.intervalRuns = rows.count
                 row.drift = nil
