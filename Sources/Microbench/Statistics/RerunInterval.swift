@@ -104,8 +104,15 @@ public struct RerunInterval: Equatable, Sendable {
         guard values.count >= 2 else { return 0 }
         let mean = values.reduce(0, +) / Double(values.count)
         guard mean > 0 else { return 0 }
-        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)
-        return variance.squareRoot() / mean
+        return standardDeviation(values, around: mean) / mean
+    }
+
+    /// The standard deviation of `values` around `center` (their own mean when `nil`), with one degree of freedom
+    /// fewer than values; 0 with fewer than two.
+    static func standardDeviation(_ values: [Double], around center: Double? = nil) -> Double {
+        guard values.count >= 2 else { return 0 }
+        let center = center ?? values.reduce(0, +) / Double(values.count)
+        return (values.reduce(0) { $0 + ($1 - center) * ($1 - center) } / Double(values.count - 1)).squareRoot()
     }
 
     /// A case's spread between recorded runs, shrunk toward `pooled` (the median of every recorded case's): one case's

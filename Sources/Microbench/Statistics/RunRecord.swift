@@ -57,19 +57,13 @@ public struct RunRecord: Sendable {
             return deviations.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: deviations)
         }
         self.levels = levels
-        runLevel = Self.deviation(levels)
-        let own = deviations.mapValues { values in Self.deviation(zip(values, levels).map { $0 - $1 }, mean: 0) }
+        runLevel = RerunInterval.standardDeviation(levels)
+        let own = deviations.mapValues { values in
+            RerunInterval.standardDeviation(zip(values, levels).map { $0 - $1 }, around: 0)
+        }
         let pooled = own.isEmpty ? 0 : Summary.quantile(0.5, ofSorted: own.values.sorted())
         self.pooled = pooled
         between = own.mapValues { RerunInterval.shrunk($0, toward: pooled) }
-    }
-
-    /// The standard deviation of `values` around `mean` (their own mean when `nil`), with one degree of freedom
-    /// fewer than values; 0 with fewer than two.
-    private static func deviation(_ values: [Double], mean: Double? = nil) -> Double {
-        guard values.count >= 2 else { return 0 }
-        let center = mean ?? values.reduce(0, +) / Double(values.count)
-        return (values.reduce(0) { $0 + ($1 - center) * ($1 - center) } / Double(values.count - 1)).squareRoot()
     }
 
     /// The between-run spread of the case named `name` beyond its run's level: its own shrunk toward the pool, or the
