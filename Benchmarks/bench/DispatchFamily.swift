@@ -257,7 +257,7 @@ enum DispatchFamily: BenchmarkFamily {
                 + " in \(processes) fresh processes; a rerun falls within ± its interval nine times in ten:"
                 + " median \(percent(Summary.quantile(0.5, ofSorted: intervals))),"
                 + " 90th percentile \(percent(Summary.quantile(0.9, ofSorted: intervals))), widest"
-                + " \(percent(widest.interval!)) (\(widest.name)); ~ marks the \(intervals.filter { $0 > FigureSource.repeatedWithin }.count)"
+                + " \(percent(widest.interval!)) (\(widest.name)); ~ marks the \(repeated.filter(FigureSource.isLoose).count)"
                 + " beyond ±5 %",
             "slowed processes set aside: \(slowedCount)"
                 + (slowed.isEmpty ? "" : " (" + slowed.prefix(3).map(\.name).joined(separator: ", ")
