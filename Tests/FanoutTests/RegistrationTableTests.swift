@@ -33,13 +33,13 @@ enum Pinning: String, CaseIterable, Sendable {
     /// How many buffers `multiplexer` keeps retired now.
     func retired(_ multiplexer: any ScrollViewMultiplexer) -> Int {
         switch self {
-        case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).table.registrations.retired.count
-        case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).table.registrations.retired.count
-        case .weakArray: (multiplexer as! WeakArrayMultiplexer<ScrollViewSchema>).table.registrations.retired.count
+        case .existentialArray: (multiplexer as! ExistentialArrayMultiplexer<ScrollViewSchema>).core.table.registrations.retired.count
+        case .lifetimeBound: (multiplexer as! LifetimeBoundMultiplexer<ScrollViewSchema>).core.table.registrations.retired.count
+        case .weakArray: (multiplexer as! WeakArrayMultiplexer<ScrollViewSchema>).core.table.registrations.retired.count
         case .closureTable:
-            Self.didScrollList((multiplexer as! ClosureTableMultiplexer<ScrollViewSchema>).slots[ScrollViewSchema.didScroll.key.ordinal])
+            Self.didScrollList((multiplexer as! ClosureTableMultiplexer<ScrollViewSchema>).core.lists[ScrollViewSchema.didScroll.key.ordinal])
         case .selectorDictionary:
-            Self.didScrollList((multiplexer as! SelectorDictionaryMultiplexer<ScrollViewSchema>).handlers(for: ScrollViewSchema.didScroll.key))
+            Self.didScrollList((multiplexer as! SelectorDictionaryMultiplexer<ScrollViewSchema>).handlers(for: ScrollViewSchema.didScroll.key)?.takeUnretainedValue())
         }
     }
 

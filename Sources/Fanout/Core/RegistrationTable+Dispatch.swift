@@ -18,31 +18,21 @@ extension RegistrationTable {
     }
 }
 
-/// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``ChangeAnnouncing`` multiplexer whose
-/// dispatches pin its ``RegistrationTable``'s array and iterate it in place.
+/// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``SingleThreadedStrategy`` whose
+/// dispatches pin its core's table and iterate it in place.
 extension PinnedArrayOwner
-where Self: ChangeAnnouncing, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
+where Self: SingleThreadedStrategy, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     /// The table's registrations, which a dispatch pins.
     @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
-        _read { yield table.pinned }
-        _modify { yield &table.pinned }
+        _read { yield core.table.pinned }
+        _modify { yield &core.table.pinned }
     }
-
-    /// A dispatch pinned the table's buffer, or a change since retired it.
-    @usableFromInline @inline(__always)
-    var isDispatching: Bool { table.isDispatching }
-
-    /// Nothing to flag for a change: a change during dispatches retired the buffer they read, and the end that frees
-    /// the last retired buffer calls ``ChangeAnnouncing/dispatchesEnded()``. (A dispatch that finds a dead target flags
-    /// the buffer itself: `dropGoneTargetsWhenDispatchesEnd()`.)
-    @usableFromInline
-    func flagDispatches() {}
 }
 
 extension Unmanaged
 where
-    Instance: ChangeAnnouncing & PinnedArrayOwner,
+    Instance: SingleThreadedStrategy & PinnedArrayOwner,
     Instance.PinnedElement == RegistrationTable<Instance.Schema, Instance.Registration>.Entry
 {
     /// The registrations as a dispatch reads them: as they were when it began.
@@ -64,11 +54,11 @@ where
     }
 
     /// A dispatch found a registered target gone: a change, deferred so that the last dispatch to end drops it and
-    /// announces it (``ChangeAnnouncing/endDispatches(dropping:)``).
+    /// announces it (``SingleThreadedStrategy/endDispatches(dropping:)``).
     @usableFromInline @inline(never)
     func dropGoneTargetsWhenDispatchesEnd() {
         _withUnsafeGuaranteedRef {
-            if $0.deferredAnnouncement == nil { $0.deferredAnnouncement = $0.respondingBits }
+            $0.core.deferAnnouncement(from: $0.core.table.respondingBits)
             $0.pinned.flagDispatches()
         }
     }

@@ -155,21 +155,9 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
         }
     }
 
-    /// The first step of every `add`: `target`'s identity and the messages it responds to, read before the storage
-    /// changes anything; static, so that no access to a table is held while `responds(to:)` runs and changes it.
-    ///
-    /// - Returns: `nil` when `target` is registered already (`isRegistered`), or when this thread is adding it
-    ///   already (see ``responses(of:id:addingTo:)``).
-    internal static func newMember(
-        _ target: Schema.Target, addingTo storage: AnyObject, isRegistered: (ObjectIdentifier) -> Bool
-    ) -> (id: ObjectIdentifier, messages: KeySet<Schema.Key>)? {
-        let id = Schema.identity(of: target)
-        guard !isRegistered(id), let messages = responses(of: target, id: id, addingTo: storage) else { return nil }
-        return (id, messages)
-    }
-
-    /// Which messages `target` responds to, read before `multiplexer` changes anything or takes a lock, so that the
-    /// target's `responds(to:)` may call it (even `add` and `remove`).
+    /// Which messages `target`, whose identity is `id`, responds to: the first step of every `add`, read before
+    /// `multiplexer` changes anything or takes a lock, so that the target's `responds(to:)` may call it (even `add` and
+    /// `remove`); static, so that no access to a table is held meanwhile.
     ///
     /// - Returns: `nil` when this thread is already adding `target` to `multiplexer` (its `responds(to:)` added it
     ///   again): the outer `add` registers it, once.

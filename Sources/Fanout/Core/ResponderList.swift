@@ -51,7 +51,7 @@ internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
     override init() {}
 
     /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
-    /// removes a target holds it (`ResponderListStorage.unbind`'s argument).
+    /// removes a target holds it (`unbind`'s argument).
     override final func remove(_ id: ObjectIdentifier) {
         _ = pinned.removeHandler(for: id)
     }
@@ -194,91 +194,84 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
     }
 }
 
-/// A ``ChangeAnnouncing`` multiplexer whose messages' responders are in ``ResponderListBase`` lists (`closureTable`,
-/// `selectorDictionary`), which only differ in where a message's list lives (``list(for:)``, ``withSlot(for:_:)``).
-/// A dispatch pins only its message's list: a dispatch is in flight when some list is pinned, which a change asks
-/// (O(*k*) in the lists), and a change deferred during dispatches flags the lists in flight.
-@usableFromInline
-internal protocol ResponderListStorage: ChangeAnnouncing where Registration == Void {
-    /// The list of the message named `key`, if one was made.
-    func list(for key: Schema.Key) -> Unmanaged<AnyResponderList>?
-
-    /// Gives `body` the storage of the list for `key`.
-    func withSlot(for key: Schema.Key, _ body: (inout AnyResponderList?) -> Void)
-
-    /// Calls `body` with every list made so far.
-    func forEachList(_ body: (AnyResponderList) -> Void)
-
-    /// Whether the multiplexer forwards messages named at run time, and so binds a closure per message for `forward`.
-    static var forwards: Bool { get }
-}
-
-extension ResponderListStorage {
-    @usableFromInline
-    var isDispatching: Bool {
-        var isDispatching = false
-        forEachList { if $0.isDispatching { isDispatching = true } }
-        return isDispatching
-    }
-
-    @usableFromInline
-    func flagDispatches() { forEachList { $0.flagDispatches() } }
-
+/// A list strategy (`closureTable`, `selectorDictionary`): a ``SingleThreadedStrategy`` whose messages' responders are
+/// in its core's lists, one ``ResponderListBase`` per message. A dispatch pins only its message's list: a dispatch is
+/// in flight when some list is pinned, and a change deferred during dispatches flags the lists in flight.
+extension SingleThreadedStrategy where Registration == Void {
     /// Registers `target` strongly in the list of each message it responds to; registering it again does nothing.
-    func bind(_ target: Schema.Target) {
-        announcingChanges { bindNow(target) }
+    /// With `forwarding`, binds the closure that `forward` calls to each of its handlers; `listMade` is told of each
+    /// list made.
+    @inline(__always)
+    func bind(
+        _ target: Schema.Target, forwarding: Bool, listMade: (Schema.Key, AnyResponderList) -> Void
+    ) {
+        announcingChanges { bindNow(target, forwarding: forwarding, listMade: listMade) }
     }
 
-    private func bindNow(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        guard
-            let (id, messages) = RegistrationTable<Schema, Void>.newMember(
-                target, addingTo: self, isRegistered: { self.table.contains($0) })
-        else { return }
-        table.append((), id: id, messages: messages)
-        for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
-            bind(message, to: target, id: id)
+    @inline(__always)
+    private func bindNow(
+        _ target: Schema.Target, forwarding: Bool, listMade: (Schema.Key, AnyResponderList) -> Void
+    ) {
+        confined {
+            let id = Schema.identity(of: target)
+            guard !core.table.contains(id),
+                let messages = RegistrationTable<Schema, Void>.responses(of: target, id: id, addingTo: self)
+            else { return }
+            core.table.append((), id: id, messages: messages)
+            for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
+                let ordinal = message.key.caseIndex
+                if Self.bind(message, to: target, id: id, in: &core.lists[ordinal], forwarding: forwarding),
+                    let list = core.lists[ordinal]
+                {
+                    listMade(message.key, list)
+                }
+            }
         }
     }
 
-    private func bind<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target, id: ObjectIdentifier) {
-        withSlot(for: message.key) { slot in
-            ResponderList.bind(message, to: target, id: id, in: &slot, forwarding: Self.forwards)
-        }
+    private static func bind<M: MessageProtocol<Schema>>(
+        _ message: M, to target: Schema.Target, id: ObjectIdentifier, in slot: inout AnyResponderList?,
+        forwarding: Bool
+    ) -> Bool {
+        let isNew = slot == nil
+        ResponderList.bind(message, to: target, id: id, in: &slot, forwarding: forwarding)
+        return isNew
     }
 
     /// Unregisters `target`, taking it out of its lists.
+    @inline(__always)
     func unbind(_ target: Schema.Target) {
         announcingChanges { unbindNow(target) }
     }
 
+    @inline(__always)
     private func unbindNow(_ target: Schema.Target) {
-        confinement.begin(self)
-        defer { confinement.end() }
-        guard let entry = table.remove(Schema.identity(of: target)) else { return }
-        for key in Schema.Key.allCases where entry.messages.contains(key) {
-            withSlot(for: key) { slot in slot?.remove(entry.id) }
+        confined {
+            guard let entry = core.table.remove(Schema.identity(of: target)) else { return }
+            core.removeFromLists(entry.id, messages: entry.messages)
         }
     }
 
-    var registeredCount: Int { confinement.run(self) { table.count } }
+    @inline(__always)
+    var registeredCount: Int { confined { core.table.count } }
 
-    func anyResponds(to key: Schema.Key) -> Bool { confinement.run(self) { table.responds(to: key) } }
+    @inline(__always)
+    func anyResponds(to key: Schema.Key) -> Bool { confined { core.table.responds(to: key) } }
 }
 
-extension Unmanaged where Instance: ResponderListStorage {
-    /// A closure strategy's ``_TargetCalling`` delivery: calls, with `invoke`, each target in the list of the message
-    /// named `key`, in order, while `shouldContinue` accepts the answers; the storage, held by the caller, is borrowed.
+extension Unmanaged where Instance: SingleThreadedStrategy, Instance.Registration == Void {
+    /// A list strategy's ``_TargetCalling`` delivery: calls, with `invoke`, each target of `list`, the list of the
+    /// message in flight, in order, while `shouldContinue` accepts the answers; the multiplexer, held by the caller,
+    /// is borrowed.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     internal func deliver<Result>(
-        _ key: Instance.Schema.Key, while shouldContinue: (Result) -> Bool,
+        through list: Unmanaged<AnyResponderList>?, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
         let confined = beginCall()
-        defer { confined.end() }  // a call of the storage, to its end
-        // The list's pin marks the dispatch in flight; the multiplexer counts nothing (see `ResponderListStorage`).
-        if let list = _withUnsafeGuaranteedRef({ $0.list(for: key) }),
+        defer { confined.end() }  // a call of the multiplexer, to its end
+        // The list's pin marks the dispatch in flight; the multiplexer counts nothing.
+        if let list,
             ResponderListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         {
             Self.dispatchesEnded(self)

@@ -136,7 +136,8 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
     ///
     /// - Complexity: Amortized O(*k*) under the lock, plus an O(*n*) copy when a snapshot shares the array.
     public func add(_ target: Schema.Target) {
-        guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { _ in false }) else { return }
+        let id = Schema.identity(of: target)
+        guard let messages = Table.responses(of: target, id: id, addingTo: self) else { return }
         let target = ImmutableBox(target)
         write { table in table.append(target, id: id, messages: messages) }
     }

@@ -10,24 +10,18 @@
 /// Every dispatch visits every target and skips those whose set of messages lacks the message, so sparse
 /// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
 /// alive until it ends. Single-threaded.
-public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, ChangeAnnouncing,
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
     PinnedArrayOwner
 {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 
-    /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
-    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+    #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif
-    @usableFromInline internal var table = Table()
-
-    @usableFromInline
-    internal let confinement = ThreadConfinement()
+    @usableFromInline internal var core = SingleThreadedCore<Schema, Schema.Target>()
 
     public var respondersDidChange: (() -> Void)?
-
-    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
 
@@ -36,12 +30,11 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
         announcingChanges {
-            confinement.run(self) {
-                guard
-                    let (id, messages) = Table.newMember(
-                        target, addingTo: self, isRegistered: { self.table.contains($0) })
+            confined {
+                let id = Schema.identity(of: target)
+                guard !core.table.contains(id), let messages = Table.responses(of: target, id: id, addingTo: self)
                 else { return }
-                table.append(target, id: id, messages: messages)
+                core.table.append(target, id: id, messages: messages)
             }
         }
     }
@@ -50,17 +43,17 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
     ///
     /// - Complexity: O(*n*), where *n* is the number of targets.
     public func remove(_ target: Schema.Target) {
-        announcingChanges { confinement.run(self) { table.remove(Schema.identity(of: target)) } }
+        announcingChanges { confined { core.table.remove(Schema.identity(of: target)) } }
     }
 
     /// The number of registered targets.
     public var count: Int {
-        confinement.run(self) { table.count }
+        confined { core.table.count }
     }
 
     /// Whether any registered target responds to `key`.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) { table.responds(to: key) }
+        confined { core.table.responds(to: key) }
     }
 
     /// This strategy's delivery (``_TargetCalling``), testing every registered target in turn.

@@ -14,19 +14,16 @@ import FanoutSupport
 /// target is held weakly. ``LifetimeBoundMultiplexer/add(_:boundTo:)`` holds a target strongly until its owner is
 /// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
 /// retain. Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, ChangeAnnouncing, PinnedArrayOwner
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
+    PinnedArrayOwner
 {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
-    /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
-    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+    #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif
-    @usableFromInline internal var table = Table()
-
-    @usableFromInline
-    internal let confinement = ThreadConfinement()
+    @usableFromInline internal var core = SingleThreadedCore<Schema, LifetimeSlot<Schema>>()
 
     /// How many registrations are weak references (targets that are not holders).
     private var weaklyHeld = 0
@@ -35,8 +32,6 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     private var selfBound = 0
 
     public var respondersDidChange: (() -> Void)?
-
-    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
 
@@ -81,19 +76,17 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     }
 
     private func register(_ target: Schema.Target, hold: HeldTarget<Schema>.Hold, bag: RegistrationBag?) {
-        announcingChanges { registerNow(target, hold: hold, bag: bag) }
+        announcingChanges { confined { registerNow(target, hold: hold, bag: bag) } }
     }
 
     private func registerNow(_ target: Schema.Target, hold: HeldTarget<Schema>.Hold, bag: RegistrationBag?) {
-        confinement.begin(self)
-        defer { confinement.end() }
         let id = Schema.identity(of: target)
         // A lookup first, so that a new target, the common case, costs no mutating access.
-        if table.contains(id) {
-            if let dead = table.remove(id, if: { $0.isDeadWeakReference }) {
+        if core.table.contains(id) {
+            if let dead = core.table.remove(id, if: { $0.isDeadWeakReference }) {
                 weaklyHeld -= 1
                 _ = consume dead  // a weak registration owns no target: nothing it frees runs user code
-            } else if hold == .strong, let bag, let registration = table.value(of: id)?.registration {
+            } else if hold == .strong, let bag, let registration = core.table.value(of: id)?.registration {
                 // Registered and alive: bound to one more owner, or, registered with `add(_:)`, replaced by a
                 // registration bound to the owner (`add(_:boundTo:)`'s rules).
                 if registration.hold == .strong {
@@ -103,7 +96,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
                 _ = removeNow(id)  // a registration of `add(_:)` owns no target: nothing it frees runs user code
             }
         }
-        guard let (id, messages) = Table.newMember(target, addingTo: self, isRegistered: { self.table.contains($0) })
+        guard !core.table.contains(id), let messages = Table.responses(of: target, id: id, addingTo: self)
         else { return }
         let registration = HeldTarget(target, hold: hold)
         if let bag {
@@ -112,7 +105,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
             weaklyHeld += 1
         }
         if hold == .retainedPerCall { selfBound += 1 }
-        table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
+        core.table.append(LifetimeSlot(registration, target: target), id: id, messages: messages)
     }
 
     /// Makes `bag`'s deallocation end `registration`, the registration of `id`, once its other bags are gone too.
@@ -128,12 +121,12 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        announcingChanges { confinement.run(self) { _ = removeNow(Schema.identity(of: target)) } }
+        announcingChanges { confined { _ = removeNow(Schema.identity(of: target)) } }
     }
 
     /// Removes the registration of `id`, if any, and returns it: the caller drops it (freeing what it held).
     private func removeNow(_ id: ObjectIdentifier) -> Table.Entry? {
-        guard let entry = table.remove(id) else { return nil }
+        guard let entry = core.table.remove(id) else { return nil }
         if entry.value.hold == .weak { weaklyHeld -= 1 }
         if entry.value.hold == .retainedPerCall { selfBound -= 1 }
         return entry
@@ -141,15 +134,13 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
 
     /// Ends a registration whose bag, its holder's or its owner's, is being deallocated.
     private func end(_ registration: HeldTarget<Schema>, id: ObjectIdentifier) {
-        let removed = announcingChanges { endNow(registration, id: id) }
+        let removed = announcingChanges { confined { endNow(registration, id: id) } }
         // Released last, with the table consistent and the change announced: it may hold the last reference to a
         // target bound to an owner, whose deinit may use this storage.
         _ = consume removed
     }
 
     private func endNow(_ registration: HeldTarget<Schema>, id: ObjectIdentifier) -> Table.Entry? {
-        confinement.begin(self)
-        defer { confinement.end() }
         #if DEBUG
             precondition(
                 registration.callsInFlight == 0,
@@ -159,9 +150,9 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         registration.deactivate()
         // Only this registration ends. If its target was removed and added again during a dispatch, that
         // dispatch's buffer still holds this registration (and the bag what ends it), and the id names the new one.
-        let removed = table.remove(id, if: { $0.registration === registration })
+        let removed = core.table.remove(id, if: { $0.registration === registration })
         if removed?.value.hold == .retainedPerCall { selfBound -= 1 }
-        table.silenceEnded { $0.value.registration === registration }
+        core.table.silenceEnded { $0.value.registration === registration }
         return removed
     }
 
@@ -171,12 +162,12 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     /// - Complexity: O(1) when every target is bound to an owner; O(*n*) otherwise.
     public var count: Int {
         announcingChanges {
-            confinement.run(self) {
+            confined {
                 dropDeadTargets()
-                guard selfBound > 0 else { return table.count }
+                guard selfBound > 0 else { return core.table.count }
                 var deallocating = 0
-                for entry in table.entries where entry.value.registration.isDeallocating { deallocating += 1 }
-                return table.count - deallocating
+                for entry in core.table.entries where entry.value.registration.isDeallocating { deallocating += 1 }
+                return core.table.count - deallocating
             }
         }
     }
@@ -184,25 +175,25 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     /// Drops the weak registrations whose targets are dead, giving back their memory and nothing else: no user code.
     private func dropDeadTargets() {
         guard weaklyHeld > 0 else { return }
-        let before = table.count
-        table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
-        weaklyHeld -= before - table.count
+        let before = core.table.count
+        core.table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
+        weaklyHeld -= before - core.table.count
     }
 
     /// The last dispatch in flight ended after one found a target gone: drops the dead weakly held ones (a holder's
     /// registration is ended by its bag), and announces the change (with any made during the dispatches) once.
     @usableFromInline
     func dispatchesEnded() {
-        endDispatches { confinement.run(self) { dropDeadTargets() } }
+        endDispatches { confined { dropDeadTargets() } }
     }
 
     /// Whether any live registered target responds to `key`: weakly held targets are loaded, and a holder may be
     /// inside its deinit.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) {
-            guard table.responds(to: key) else { return false }
+        confined {
+            guard core.table.responds(to: key) else { return false }
             guard weaklyHeld > 0 || selfBound > 0 else { return true }
-            return table.entries.contains {
+            return core.table.entries.contains {
                 $0.value.registration.isActive && $0.messages.contains(key) && !$0.value.registration.isGone
             }
         }

@@ -11,10 +11,11 @@
 /// responders, as ``ClosureTableMultiplexer`` keeps per message, each with a closure bound to it for `forward`. A
 /// typed dispatch costs one dictionary lookup more than a closure table, hashing no characters, and boxes nothing:
 /// only ``SelectorDictionaryMultiplexer/forward(_:arguments:)`` does. Targets are held strongly. Single-threaded.
-public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, ResponderListStorage {
-    /// Dispatch reads a list from it, unretained, in one instantaneous read: no dynamic exclusivity check needed.
+public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
+    /// Each message's list, the core's, by selector, for typed dispatches; unretained: the core owns them. Dispatch
+    /// reads a list from it in one instantaneous read: no dynamic exclusivity check needed.
     @exclusivity(unchecked) @usableFromInline
-    internal var handlers = [MessageSelector: AnyResponderList]()
+    internal var handlers = [MessageSelector: Unmanaged<AnyResponderList>]()
 
     /// Every message's selector, by ordinal, hashed once (``MessageSelector``).
     @usableFromInline
@@ -23,50 +24,25 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// The schema's selector ordinals and forwarders, shared by its multiplexers; unretained: it is never freed.
     internal let schemaInfo = Unmanaged.passUnretained(SchemaInfo<Schema>.shared)
 
-    /// Each message's handler list by ordinal, for `forward`, which has the ordinal; unretained: `handlers` owns them.
-    @exclusivity(unchecked)
-    internal var handlersByOrdinal: ContiguousArray<Unmanaged<AnyResponderList>?>
-
     /// The answers array `forward` returned last, whose storage the next call reuses once the caller lets go of it.
     @exclusivity(unchecked)
     internal var answersBuffer: [Any?] = []
 
-    @usableFromInline
-    internal var table = RegistrationTable<Schema, Void>()
-
-    @usableFromInline
-    internal let confinement = ThreadConfinement()
+    #if !FANOUT_CHECK_EXCLUSIVITY  // its lists read by dispatches and `forward`: see SingleThreadedCore
+        @exclusivity(unchecked)
+    #endif
+    @usableFromInline internal var core = SingleThreadedCore<Schema, Void>(listPerMessage: true)
 
     public var respondersDidChange: (() -> Void)?
 
-    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
-
-    @usableFromInline
-    func forEachList(_ body: (AnyResponderList) -> Void) {
-        for list in handlers.values { body(list) }
-    }
-
-    public init() {
-        handlersByOrdinal = ContiguousArray(repeating: nil, count: selectors.count)
-    }
-
-    /// `forward` calls the closures bound at `add` (``ResponderListStorage``).
-    @usableFromInline
-    static var forwards: Bool { true }
-
-    @usableFromInline
-    func withSlot(for key: Schema.Key, _ body: (inout AnyResponderList?) -> Void) {
-        body(&handlers[selectors[key.caseIndex]])
-        // A list, once made, stays in `handlers` for the storage's lifetime.
-        if handlersByOrdinal[key.caseIndex] == nil {
-            handlersByOrdinal[key.caseIndex] = handlers[selectors[key.caseIndex]].map(Unmanaged.passUnretained)
-        }
-    }
+    public init() {}
 
     /// Registers `target`, binding a handler for each message it responds to.
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
-    public func add(_ target: Schema.Target) { bind(target) }
+    public func add(_ target: Schema.Target) {
+        bind(target, forwarding: true) { key, list in handlers[selectors[key.caseIndex]] = .passUnretained(list) }
+    }
 
     /// Unregisters `target`, releasing its handlers.
     ///
@@ -82,18 +58,16 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     public static func _deliver<Result>(
         _ key: Schema.Key, in storage: Unmanaged<SelectorDictionaryMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
-    ) { storage.deliver(key, while: shouldContinue, invoking: invoke) }
+    ) {
+        let list = storage._withUnsafeGuaranteedRef { $0.handlers(for: key) }
+        storage.deliver(through: list, while: shouldContinue, invoking: invoke)
+    }
 
     /// The handlers of the message named `key`: one dictionary probe on average, hashing no characters.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
-    internal func handlers(for key: Schema.Key) -> AnyResponderList? {
+    internal func handlers(for key: Schema.Key) -> Unmanaged<AnyResponderList>? {
         handlers[selectors[key.caseIndex]]
-    }
-
-    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
-    internal func list(for key: Schema.Key) -> Unmanaged<AnyResponderList>? {
-        handlers(for: key).map(Unmanaged.passUnretained)
     }
 
     /// Forwards the message whose Objective-C selector is `selector`, such as `"scrollViewDidScroll:"`, with
@@ -105,11 +79,12 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a* arguments and *r* responding
     ///   targets: one hash and one probe, whatever the number of messages.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
+        let confinement = core.confinement
         confinement.begin(self)
         defer { confinement.end() }
-        // The list's pin marks the dispatch in flight (`ResponderListStorage`); its end after a change or a flag
-        // leaves this multiplexer's announcement waiting, and the last list's end announces it.
-        defer { if _slowPath(deferredAnnouncement != nil) { dispatchesEnded() } }
+        // The list's pin marks the dispatch in flight; its end after a change or a flag leaves this multiplexer's
+        // announcement waiting, and the last list's end announces it.
+        defer { if _slowPath(core.deferredAnnouncement != nil) { dispatchesEnded() } }
         guard let ordinal = schemaInfo._withUnsafeGuaranteedRef({ $0.ordinals.ordinal(of: selector) }) else {
             throw .unrecognizedSelector(selector, known: schemaInfo.takeUnretainedValue().ordinals.names)
         }
@@ -117,10 +92,10 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         var answers: [Any?] = []
         swap(&answers, &answersBuffer)
         // Neither the forwarder nor the handlers are retained for the call: a schema's forwarders are never freed, the
-        // caller keeps this storage alive until `forward` returns, and a handler list stays in `handlers` for the
-        // storage's lifetime (`unbind` empties a list, never drops it), even if a callback lets go of the multiplexer.
+        // caller keeps this storage alive until `forward` returns, and a handler list stays in the core's lists for the
+        // multiplexer's lifetime (`unbind` empties a list, never drops it), even if a callback lets go of the multiplexer.
         let failure = schemaInfo._withUnsafeGuaranteedRef { $0.forwarders[ordinal] }._withUnsafeGuaranteedRef {
-            $0.forward(arguments, to: handlersByOrdinal[ordinal], into: &answers)
+            $0.forward(arguments, to: core.lists[ordinal].map(Unmanaged.passUnretained), into: &answers)
         }
         answersBuffer = answers
         if let failure { throw failure }

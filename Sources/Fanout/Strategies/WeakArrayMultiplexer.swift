@@ -10,22 +10,18 @@
 /// the price of memory safety, since a callback may let go of its own target. A dead target is never called; its
 /// entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
 /// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
-public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, ChangeAnnouncing, PinnedArrayOwner {
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
+    PinnedArrayOwner
+{
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, HeldTarget<Schema>>
 
-    /// Read in place by pinned dispatches; every access is instantaneous, so no dynamic exclusivity check is needed.
-    #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
+    #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif
-    @usableFromInline internal var table = Table()
-
-    @usableFromInline
-    internal let confinement = ThreadConfinement()
+    @usableFromInline internal var core = SingleThreadedCore<Schema, HeldTarget<Schema>>()
 
     public var respondersDidChange: (() -> Void)?
-
-    @exclusivity(unchecked) @usableFromInline internal var deferredAnnouncement: UInt64?
 
     public init() {}
 
@@ -38,15 +34,13 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     }
 
     private func addNow(_ target: Schema.Target) {
-        confinement.run(self) {
+        confined {
             let id = Schema.identity(of: target)
             // A lookup first, so that a new target, the common case, costs no mutating access.
-            if table.contains(id) { table.remove(id, if: { $0.isDeadWeakReference }) }
-            guard
-                let (id, messages) = Table.newMember(
-                    target, addingTo: self, isRegistered: { self.table.contains($0) })
+            if core.table.contains(id) { core.table.remove(id, if: { $0.isDeadWeakReference }) }
+            guard !core.table.contains(id), let messages = Table.responses(of: target, id: id, addingTo: self)
             else { return }
-            table.append(HeldTarget(target, hold: .weak), id: id, messages: messages)
+            core.table.append(HeldTarget(target, hold: .weak), id: id, messages: messages)
         }
     }
 
@@ -54,7 +48,7 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     ///
     /// - Complexity: O(*n*).
     public func remove(_ target: Schema.Target) {
-        announcingChanges { confinement.run(self) { table.remove(Schema.identity(of: target)) } }
+        announcingChanges { confined { core.table.remove(Schema.identity(of: target)) } }
     }
 
     /// The number of live registered targets; drops the dead ones first.
@@ -62,31 +56,31 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     /// - Complexity: O(*n*).
     public var count: Int {
         announcingChanges {
-            confinement.run(self) {
+            confined {
                 dropDeadTargets()
-                return table.count
+                return core.table.count
             }
         }
     }
 
     /// Drops the registrations whose targets are dead, giving back their memory and nothing else: no user code.
     private func dropDeadTargets() {
-        table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
+        core.table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
     }
 
     /// The last dispatch in flight ended after one found a dead target: drops it and announces the change, once.
     @usableFromInline
     func dispatchesEnded() {
-        endDispatches { confinement.run(self) { dropDeadTargets() } }
+        endDispatches { confined { dropDeadTargets() } }
     }
 
     /// Whether any live registered target responds to `key`.
     ///
     /// - Complexity: O(1) when none responds; otherwise one check per dead responder before the first live one.
     public func responds(to key: Schema.Key) -> Bool {
-        confinement.run(self) {
-            table.responds(to: key)
-                && table.entries.contains { $0.messages.contains(key) && !$0.value.isDeadWeakReference }
+        confined {
+            core.table.responds(to: key)
+                && core.table.entries.contains { $0.messages.contains(key) && !$0.value.isDeadWeakReference }
         }
     }
 

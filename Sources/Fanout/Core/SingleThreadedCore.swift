@@ -1,0 +1,136 @@
+/// What every single-threaded multiplexer (every strategy but ``ConcurrentMultiplexer``) keeps besides its own:
+/// its registrations, the lists of a strategy that keeps one per message, the debug-build check of its calls, and a
+/// change of the responding set deferred during dispatches, with the rules on it.
+///
+/// Its class holds it in one stored property, `core`, whose accesses are instantaneous: every user call
+/// (`responds(to:)`, a callback, a deinit, ``Multiplexing/respondersDidChange``) runs with no access to it open,
+/// which `FANOUT_CHECK_EXCLUSIVITY` builds check.
+@usableFromInline
+internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
+    /// A list strategy's list per message ordinal, `nil` until a target that responds to the message is added; a
+    /// list, once made, stays for the multiplexer's lifetime. Empty in a table strategy.
+    @usableFromInline var lists: ContiguousArray<AnyResponderList?>
+
+    /// The registered targets and the messages each responds to; a table strategy's dispatches pin its array.
+    @usableFromInline var table = RegistrationTable<Schema, Registration>()
+
+    @usableFromInline let confinement = ThreadConfinement()
+
+    /// The responding set before the first change made during the dispatches in flight; `nil` when none was.
+    @usableFromInline var deferredAnnouncement: UInt64?
+
+    /// A core whose dispatches pin its table, or, with `listPerMessage`, one list per message.
+    init(listPerMessage: Bool = false) {
+        lists = listPerMessage ? ContiguousArray(repeating: nil, count: Schema.Key.allCases.count) : []
+    }
+
+    /// Whether a dispatch is in flight: the table's array is pinned, or some list's (O(*k*) in the lists).
+    @inline(__always)
+    var isDispatching: Bool {
+        if table.isDispatching { return true }
+        for index in lists.indices where lists[index]?.isDispatching ?? false { return true }
+        return false
+    }
+
+    /// Records a change from `before` made during the dispatches in flight, and flags the lists in flight, so that the
+    /// last one to end announces it. (A table's dispatches need no flag: the change retired the buffer they read.)
+    @usableFromInline
+    mutating func deferAnnouncement(from before: UInt64) {
+        if deferredAnnouncement == nil { deferredAnnouncement = before }
+        for index in lists.indices { lists[index]?.flagDispatches() }
+    }
+
+    /// Removes the handlers of the target whose identity is `id` from the lists of `messages`. Frees no target: whoever
+    /// removes a target holds it.
+    mutating func removeFromLists(_ id: ObjectIdentifier, messages: KeySet<Schema.Key>) {
+        var bits = messages.bits  // by ordinal
+        while bits != 0 {
+            lists[bits.trailingZeroBitCount]?.remove(id)
+            bits &= bits &- 1
+        }
+    }
+
+    /// Once no dispatch is in flight, ends the deferral of a change: whether the responding set now differs from the
+    /// set before it, and so is to be announced.
+    @usableFromInline
+    mutating func endDeferral() -> Bool {
+        guard let before = deferredAnnouncement, !isDispatching else { return false }
+        deferredAnnouncement = nil
+        return table.respondingBits != before
+    }
+}
+
+/// A single-threaded strategy: a multiplexer that holds a ``SingleThreadedCore``. It announces a change of the set of
+/// messages some registered target responds to (``Multiplexing/respondersDidChange``'s rules) at once, with no access
+/// to the core open, or, for a change made while a dispatch is in flight, once the last one ends, and only if the
+/// set then differs from the set before.
+@usableFromInline
+internal protocol SingleThreadedStrategy: Multiplexing {
+    /// What the table keeps per target: the target, its registration, or nothing (a strategy whose lists hold it).
+    associatedtype Registration
+
+    var core: SingleThreadedCore<Schema, Registration> { get set }
+
+    /// The last dispatch in flight ended flagged, or after a change retired its buffer: announces the deferred
+    /// change, if any, once no dispatch is in flight.
+    func dispatchesEnded()
+}
+
+extension Unmanaged where Instance: SingleThreadedStrategy {
+    /// Begins a call of the multiplexer (``ThreadConfinement``), borrowed from the caller, who ends it with `end()`.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    internal func beginCall() -> ThreadConfinement {
+        let confinement = _withUnsafeGuaranteedRef { $0.core.confinement }
+        confinement.begin(takeUnretainedValue())
+        return confinement
+    }
+}
+
+extension SingleThreadedStrategy {
+    /// Runs `body` as one call of the multiplexer (``ThreadConfinement``).
+    @discardableResult @inline(__always)
+    func confined<Value>(_ body: () -> Value) -> Value {
+        let confinement = core.confinement
+        confinement.begin(self)
+        defer { confinement.end() }
+        return body()
+    }
+
+    @usableFromInline
+    func dispatchesEnded() { announceDeferred() }
+
+    /// Once no dispatch is in flight, announces the deferred change, if the set differs from the set before. Through a
+    /// mutating call, which generic code makes on the core in place: a read through the requirement's getter is a copy.
+    func announceDeferred() {
+        if core.endDeferral() { respondersDidChange?() }
+    }
+
+    /// ``dispatchesEnded()`` of a strategy whose dispatches find dead targets: when a change is deferred (a target
+    /// found dead is one), drops the dead targets with `drop`, then announces the change once.
+    @inline(__always)
+    func endDispatches(dropping drop: () -> Void) {
+        guard core.deferredAnnouncement != nil && !core.isDispatching else { return }
+        drop()
+        announceDeferred()
+    }
+
+    /// Runs `change`, a call that may change the registrations, then announces a change of the responding set.
+    /// Called with no access to the core open, so that the handler may read the multiplexer.
+    @discardableResult @inline(__always)
+    func announcingChanges<Value>(_ change: () -> Value) -> Value {
+        let before = core.table.respondingBits
+        let value = change()
+        if core.table.respondingBits != before { announceChange(from: before) }
+        return value
+    }
+
+    /// Announces a change from `before`: at once, or after the outermost dispatch when one is in flight.
+    @inline(__always)
+    func announceChange(from before: UInt64) {
+        if core.isDispatching {
+            core.deferAnnouncement(from: before)
+        } else {
+            respondersDidChange?()
+        }
+    }
+}
