@@ -10,9 +10,7 @@
 /// Every dispatch visits every target and skips those whose set of messages lacks the message, so sparse
 /// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
 /// alive until it ends. Single-threaded.
-public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
-    PinnedArrayOwner
-{
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, Schema.Target>
 

@@ -14,9 +14,7 @@ import FanoutSupport
 /// target is held weakly. ``LifetimeBoundMultiplexer/add(_:boundTo:)`` holds a target strongly until its owner is
 /// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
 /// retain. Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
-    PinnedArrayOwner
-{
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
     @usableFromInline
     internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
 
