@@ -45,7 +45,7 @@ enum Pinning: String, CaseIterable, Sendable {
 
     /// How many buffers the responder list of `scrollViewDidScroll(_:)` keeps retired.
     private static func didScrollList(_ list: AnyResponderList?) -> Int {
-        (list as! ResponderListBase<any ScrollViewDelegate>).pinned.retired.count
+        (list as! ResponderList<any ScrollViewDelegate>).pinned.retired.count
     }
 }
 

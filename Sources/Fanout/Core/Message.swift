@@ -39,8 +39,9 @@ extension MessageProtocol {
     @_alwaysEmitIntoClient
     public var forwarder: (_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) throws -> Void {
         { arguments, handlers, answers in
-            ResponderList<Schema.Target, Arguments, Result>.forward(
-                try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional, boxedType: Any.self)
+            ResponderList<Schema.Target>.forward(
+                try unpack(arguments), to: handlers, into: &answers, boxing: flattenOptional as (Result) -> Any?,
+                boxedType: Any.self)
         }
     }
 }
@@ -132,9 +133,9 @@ public struct Message<Schema: DelegateSchema, Arguments, Result>: MessageProtoco
     ) where Boxing.Answer == Result {
         self.init(key: key, body: body, binder: binder, pair: pair, unpacker: unpacker) { unpacker, selector in
             { arguments, handlers, answers in
-                ResponderList<Schema.Target, Arguments, Result>.forward(
-                    try unpacker(arguments, selector), to: handlers, into: &answers, boxing: Boxing.box,
-                    boxedType: Boxing.Boxed.self)
+                ResponderList<Schema.Target>.forward(
+                    try unpacker(arguments, selector), to: handlers, into: &answers,
+                    boxing: Boxing.box as (Result) -> Any?, boxedType: Boxing.Boxed.self)
             }
         }
     }

@@ -1,4 +1,4 @@
-/// The type-erased face of one message's list (a ``ResponderListBase``), so that a storage's table is not generic:
+/// The type-erased face of one message's list (a ``ResponderList``), so that a storage's table is not generic:
 /// the storages' code that is not inlined (`add`, `remove`, `forward`) would otherwise look up a list type's metadata
 /// on every call.
 @usableFromInline
@@ -16,18 +16,19 @@ internal class AnyResponderList {
 }
 
 /// One message's list of responders, in registration order, whatever the message's signature: the storage of
-/// ``ClosureTableMultiplexer`` (by ordinal) and ``SelectorDictionaryMultiplexer`` (by selector), whose lists of
-/// different signatures share one table and one delivery (``deliver(in:while:invoking:)``).
+/// ``ClosureTableMultiplexer`` and ``SelectorDictionaryMultiplexer``, whose lists of different signatures share one
+/// table and one delivery (``deliver(in:while:invoking:)``). The message's signature is known where a handler is
+/// bound (``bind(_:to:id:in:forwarding:)``) and where `forward` calls it (``forward(_:to:into:boxing:boxedType:)``).
 ///
 /// A list, once made, stays in its storage's table for the storage's lifetime (removing a target removes its
 /// entry, never the list), so a dispatch may read it unretained while its storage's caller holds the storage.
 @usableFromInline
-internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
+internal final class ResponderList<Target>: AnyResponderList, PinnedArrayOwner {
     /// Pinned and read in place by dispatches; every other access is instantaneous: no dynamic exclusivity check.
     #if !FANOUT_CHECK_EXCLUSIVITY  // .ci/run checks it: an access that overlaps another traps
         @exclusivity(unchecked)
     #endif
-    @usableFromInline final var pinned = PinnedArray<Handler>()
+    @usableFromInline var pinned = PinnedArray<Handler>()
 
     /// One responder and, in a storage that forwards, the closure bound to it, which `forward` calls.
     @frozen @usableFromInline
@@ -35,7 +36,8 @@ internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
         @usableFromInline let id: ObjectIdentifier
         /// The target, held strongly.
         @usableFromInline let target: Target
-        /// The bound closure, a ``ResponderList/Bound``, or `nil` in a storage that does not forward: an object, so
+        /// The bound closure, an `ImmutableBox` of the message's `(Arguments) -> Result`, or `nil` in a storage that
+        /// does not forward: an object, so
         /// that a call borrows it from the pinned buffer instead of copying it out.
         @usableFromInline let bound: AnyObject?
 
@@ -52,13 +54,13 @@ internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
 
     /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
     /// removes a target holds it (`unbind`'s argument).
-    override final func remove(_ id: ObjectIdentifier) {
+    override func remove(_ id: ObjectIdentifier) {
         _ = pinned.removeHandler(for: id)
     }
 
-    override final var isDispatching: Bool { pinned.isDispatching }
+    override var isDispatching: Bool { pinned.isDispatching }
 
-    override final func flagDispatches() { pinned.flagDispatches() }
+    override func flagDispatches() { pinned.flagDispatches() }
 
     /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
     /// answers, counting no reference: the pinned buffer (``PinnedArray``) keeps the handlers and their targets alive
@@ -72,8 +74,8 @@ internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
         in list: Unmanaged<AnyResponderList>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Target) -> Result
     ) -> Bool {
-        assert(list._withUnsafeGuaranteedRef { $0 is ResponderListBase }, "a list of another target type")
-        let list = Unmanaged<ResponderListBase>.fromOpaque(list.toOpaque())
+        assert(list._withUnsafeGuaranteedRef { $0 is ResponderList }, "a list of another target type")
+        let list = Unmanaged<ResponderList>.fromOpaque(list.toOpaque())
         let handlers = list.beginDispatch()
         // The pinned buffer does not change during the dispatch: its count is read once.
         let count = handlers.count
@@ -90,45 +92,32 @@ internal class ResponderListBase<Target>: AnyResponderList, PinnedArrayOwner {
 extension PinnedArray {
     /// Removes the handler for the target whose identity is `id` and returns it; `nil` when there is none.
     fileprivate mutating func removeHandler<Target>(for id: ObjectIdentifier) -> Element?
-    where Element == ResponderListBase<Target>.Handler {
+    where Element == ResponderList<Target>.Handler {
         let found = elements.withUnsafeBufferPointer { buffer in buffer.indices.first { buffer[$0].id == id } }
         guard let index = found else { return nil }
         return modify { $0.remove(at: index) }
     }
 }
 
-/// The list of one message of a storage that forwards, with its signature: each responder's ``Bound`` closure
-/// is made here, where the message's types are known.
-@usableFromInline
-internal final class ResponderList<Target, Arguments, Result>: ResponderListBase<Target> {
-    /// A bound closure (``Handler/bound``), in an object so that a call borrows it.
-    @usableFromInline
-    typealias Bound = ImmutableBox<(Arguments) -> Result>
-
-    @usableFromInline
-    override init() {}
-
+extension ResponderList {
     /// Appends `target` to the list in `slot`, creating the list if the slot is empty; with `forwarding`, with the
     /// closure that sends `message` to it.
     ///
-    /// - Precondition: A filled slot holds the list of a descriptor of the same signature.
+    /// - Precondition: A filled slot holds this message's list: a schema has one descriptor per message, checked when
+    ///   its first multiplexer is made (``SchemaInfo``).
     static func bind<M: MessageProtocol>(
         _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyResponderList?,
         forwarding: Bool
-    ) where M.Schema.Target == Target, M.Arguments == Arguments, M.Result == Result {
+    ) where M.Schema.Target == Target {
         let list: ResponderList
         if let existing = slot {
-            guard let typed = existing as? ResponderList else {
-                preconditionFailure(
-                    "\(M.Schema.self) lists two descriptors for '\(message.key.rawValue)' with different types")
-            }
-            list = typed
+            list = unsafeDowncast(existing, to: ResponderList.self)
         } else {
             list = ResponderList()
             slot = list
         }
-        let handler = Handler(id: id, target: target, bound: forwarding ? Bound(message.bound(to: target)) : nil)
-        list.pinned.modify { $0.append(handler) }
+        let bound = forwarding ? ImmutableBox(message.bound(to: target)) : nil
+        list.pinned.modify { $0.append(Handler(id: id, target: target, bound: bound)) }
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
@@ -141,9 +130,11 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
     /// - Precondition: The list is a forwarding storage's, of this signature.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
-    static func call(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result {
-        Unmanaged.passUnretained(unsafeDowncast(handlers[index].bound.unsafelyUnwrapped, to: Bound.self))
-            ._withUnsafeGuaranteedRef { $0.value(arguments) }
+    static func call<Arguments, Result>(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result
+    {
+        Unmanaged.passUnretained(
+            unsafeDowncast(handlers[index].bound.unsafelyUnwrapped, to: ImmutableBox<(Arguments) -> Result>.self)
+        )._withUnsafeGuaranteedRef { $0.value(arguments) }
     }
 
     /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without
@@ -151,7 +142,7 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
     /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
-    static func forward<Boxed>(
+    static func forward<Arguments, Result, Boxed>(
         _ arguments: Arguments, to handlers: AnyObject?, into answers: inout [Any?], boxing box: (Result) -> Any?,
         boxedType: Boxed.Type
     ) {
@@ -169,7 +160,7 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
                 while index < Swift.min(old, count) {
                     ExistentialLayout.destroy(slots + index, skipping: boxedType)
                     ExistentialLayout.initialize(
-                        slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments), boxing: box,
+                        slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments) as Result, boxing: box,
                         boxedType: boxedType)
                     index &+= 1
                 }
@@ -187,7 +178,7 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
         if index < count {
             answers.reserveCapacity(count)
             while index < count {
-                answers.append(box(Self.call(pinnedHandlers, at: index, with: arguments)))
+                answers.append(box(Self.call(pinnedHandlers, at: index, with: arguments) as Result))
                 index &+= 1
             }
         }
@@ -195,7 +186,7 @@ internal final class ResponderList<Target, Arguments, Result>: ResponderListBase
 }
 
 /// A list strategy (`closureTable`, `selectorDictionary`): a ``SingleThreadedStrategy`` whose messages' responders are
-/// in its core's lists, one ``ResponderListBase`` per message. A dispatch pins only its message's list: a dispatch is
+/// in its core's lists, one ``ResponderList`` per message. A dispatch pins only its message's list: a dispatch is
 /// in flight when some list is pinned, and a change deferred during dispatches flags the lists in flight.
 extension SingleThreadedStrategy where Registration == Void {
     /// Registers `target` strongly in the list of each message it responds to; registering it again does nothing.
@@ -272,7 +263,7 @@ extension Unmanaged where Instance: SingleThreadedStrategy, Instance.Registratio
         defer { confined.end() }  // a call of the multiplexer, to its end
         // The list's pin marks the dispatch in flight; the multiplexer counts nothing.
         if let list,
-            ResponderListBase<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
+            ResponderList<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
         {
             Self.dispatchesEnded(self)
         }

@@ -1,9 +1,5 @@
 /// A message's forwarder, in an object so that `forward` can borrow it without retaining its closure's context.
-internal final class Forwarder {
-    private let body: ForwarderBody
-
-    init(_ body: @escaping ForwarderBody) { self.body = body }
-
+extension ImmutableBox where Value == ForwarderBody {
     /// Calls the forwarder with `handlers` borrowed; returns the error it throws, if any.
     func forward(_ arguments: [Any], to handlers: Unmanaged<AnyResponderList>?, into answers: inout [Any?])
         -> ForwardingError?
@@ -14,7 +10,7 @@ internal final class Forwarder {
 
     private func call(_ arguments: [Any], _ handlers: AnyObject?, _ answers: inout [Any?]) -> ForwardingError? {
         do throws(ForwardingError) {
-            try ForwardingError.only { try body(arguments, handlers, &answers) }
+            try ForwardingError.only { try value(arguments, handlers, &answers) }
             return nil
         } catch {
             return error
