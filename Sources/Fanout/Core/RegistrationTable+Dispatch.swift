@@ -39,12 +39,12 @@ extension Unmanaged where Instance: SingleThreadedStrategy {
     /// dispatch in flight, when the registrations changed during it, then announces the change.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     func dispatch(_ deliver: (Entries) -> Void) {
-        let call = beginCall()
+        beginCall()
         deliver(beginDispatch())
         if endDispatchUnchanged() {
-            call.end()
+            endCall()
         } else {
-            endDispatch(after: call)
+            endDispatchAndCall()
         }
     }
 
@@ -61,9 +61,9 @@ extension Unmanaged where Instance: SingleThreadedStrategy {
     /// Ends the dispatch begun last when another is in flight or the registrations changed during it, and the call;
     /// the last dispatch in flight announces the change.
     @usableFromInline @_alwaysEmitIntoClient @inline(never)
-    func endDispatch(after call: ThreadConfinement) {
+    func endDispatchAndCall() {
         let wasLastAfterChange = endDispatchAfterChange()
-        call.end()
+        endCall()
         if wasLastAfterChange { _withUnsafeGuaranteedRef { $0.dispatchesEnded() } }
     }
 }

@@ -259,8 +259,8 @@ extension Unmanaged where Instance: SingleThreadedStrategy, Instance.Registratio
         through list: Unmanaged<AnyResponderList>?, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Instance.Schema.Target) -> Result
     ) {
-        let confined = beginCall()
-        defer { confined.end() }  // a call of the multiplexer, to its end
+        beginCall()
+        defer { endCall() }  // a call of the multiplexer, to its end
         // The list's pin marks the dispatch in flight; the multiplexer counts nothing.
         if let list,
             ResponderList<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)

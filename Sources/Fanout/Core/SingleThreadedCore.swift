@@ -1,3 +1,5 @@
+import FanoutSupport
+
 /// What every single-threaded multiplexer (every strategy but ``ConcurrentMultiplexer``) keeps besides its own:
 /// its registrations, the lists of a strategy that keeps one per message, the debug-build check of its calls, and a
 /// change of the responding set deferred during dispatches, with the rules on it.
@@ -14,7 +16,13 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
     /// The registered targets and the messages each responds to; a table strategy's dispatches pin its array.
     @usableFromInline var table = RegistrationTable<Schema, Registration>()
 
-    @usableFromInline let confinement = ThreadConfinement()
+    #if DEBUG
+        /// Which thread is inside a call of the multiplexer, and how deeply (`FanoutSupport/Confinement.c`), in a heap
+        /// buffer that stays in place: read and written atomically, from any thread. Release builds check nothing.
+        @usableFromInline let callRecord = ManagedBuffer<Void, fanout_confinement>.create(minimumCapacity: 1) {
+            $0.withUnsafeMutablePointerToElements { $0.initialize(to: fanout_confinement()) }
+        }
+    #endif
 
     /// The responding set before the first change made during the dispatches in flight; `nil` when none was.
     @usableFromInline var deferredAnnouncement: UInt64?
@@ -23,6 +31,36 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
     init(listPerMessage: Bool = false) {
         lists = listPerMessage ? ContiguousArray(repeating: nil, count: Schema.Key.allCases.count) : []
     }
+
+    /// Begins a call of `owner`, the multiplexer: every public call begins and ends one.
+    ///
+    /// - Precondition: No other thread is inside a call of `owner` (debug builds): it is single-threaded.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    func beginCall(of owner: AnyObject) {
+        #if DEBUG
+            enterCall(of: owner)
+        #endif
+    }
+
+    /// Ends the call begun last.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    func endCall() {
+        #if DEBUG
+            callRecord.withUnsafeMutablePointerToElements { fanout_confinement_exit($0) }
+        #endif
+    }
+
+    #if DEBUG
+        @usableFromInline
+        func enterCall(of owner: AnyObject) {
+            guard callRecord.withUnsafeMutablePointerToElements({ fanout_confinement_enter($0) }) != 0 else {
+                preconditionFailure(
+                    "\(type(of: owner)) was called from a second thread while a dispatch or a mutation was in progress "
+                        + "on another: it is single-threaded. Share a ConcurrentMultiplexer (DispatchStrategy.concurrent) "
+                        + "between threads instead.")
+            }
+        }
+    #endif
 
     /// Whether a dispatch is in flight: the table's array is pinned, or some list's (O(*k*) in the lists).
     @inline(__always)
@@ -78,22 +116,28 @@ where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
 }
 
 extension Unmanaged where Instance: SingleThreadedStrategy {
-    /// Begins a call of the multiplexer (``ThreadConfinement``), borrowed from the caller, who ends it with `end()`.
+    /// Begins a call of the multiplexer, borrowed from the caller, who ends it with ``endCall()``.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
-    internal func beginCall() -> ThreadConfinement {
-        let confinement = _withUnsafeGuaranteedRef { $0.core.confinement }
-        confinement.begin(takeUnretainedValue())
-        return confinement
+    internal func beginCall() {
+        _withUnsafeGuaranteedRef { $0.core.beginCall(of: $0) }
+    }
+
+    /// Ends the call begun last.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    internal func endCall() {
+        _withUnsafeGuaranteedRef { $0.core.endCall() }
     }
 }
 
 extension SingleThreadedStrategy {
-    /// Runs `body` as one call of the multiplexer (``ThreadConfinement``).
+    /// Runs `body` as one call of the multiplexer (``SingleThreadedCore/beginCall(of:)``). Release builds do not
+    /// read the core here: in generic code that read would be a copy of it.
     @discardableResult @inline(__always)
     func confined<Value>(_ body: () -> Value) -> Value {
-        let confinement = core.confinement
-        confinement.begin(self)
-        defer { confinement.end() }
+        #if DEBUG
+            core.beginCall(of: self)
+            defer { core.endCall() }
+        #endif
         return body()
     }
 

@@ -79,9 +79,8 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     /// - Complexity: O(*s* + *a* + *r*) for a selector of *s* characters, *a* arguments and *r* responding
     ///   targets: one hash and one probe, whatever the number of messages.
     public func forward(_ selector: String, arguments: [Any]) throws(ForwardingError) -> [Any?] {
-        let confinement = core.confinement
-        confinement.begin(self)
-        defer { confinement.end() }
+        core.beginCall(of: self)
+        defer { core.endCall() }
         // The list's pin marks the dispatch in flight; its end after a change or a flag leaves this multiplexer's
         // announcement waiting, and the last list's end announces it.
         defer { if _slowPath(core.deferredAnnouncement != nil) { dispatchesEnded() } }
