@@ -40,6 +40,9 @@ protocol BenchmarkFamily: SendableMetatype {
     /// The charts `scripts/plot` draws from the family's rows.
     static var charts: [ChartSpec] { get }
 
+    /// The part the family's rows play in the decision guide, if any, and the `benchmark` name of those rows.
+    static var guidePart: (part: GuidePart, benchmark: String)? { get }
+
     /// The family's lines of the one-screen summary, from the run's rows.
     static func summary(of rows: [ResultRow], selection: Selection) -> [String]
 }
@@ -52,7 +55,18 @@ extension BenchmarkFamily {
     static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase? { nil }
     static func primitiveCost(_ name: String, in rows: [ResultRow]) -> Double? { nil }
     static var charts: [ChartSpec] { [] }
+    static var guidePart: (part: GuidePart, benchmark: String)? { nil }
     static func summary(of rows: [ResultRow], selection: Selection) -> [String] { [] }
+}
+
+/// The parts of the decision guide (``DecisionGuide``), each played by one family's rows: the guide names no family.
+enum GuidePart: CaseIterable {
+    /// Each strategy's warm cost per delivery, with the C floor beside it: the table's figures.
+    case warm
+    /// The cost of a delivery that finds its targets out of cache.
+    case cold
+    /// The cost under contention, for the concurrent need.
+    case contention
 }
 
 /// The registry of families, in run order.
@@ -102,6 +116,14 @@ enum BenchmarkFamilies {
 
     static func gateReference(for benchmarkCase: BenchmarkCase) -> BenchmarkCase? {
         all.lazy.compactMap { $0.gateReference(for: benchmarkCase) }.first
+    }
+
+    /// The `benchmark` name of the rows that play `part` in the decision guide.
+    static func benchmark(for part: GuidePart) -> String {
+        for family in all {
+            if let played = family.guidePart, played.part == part { return played.benchmark }
+        }
+        preconditionFailure("no registered family plays the decision guide's \(part) part")
     }
 
     /// Into how many shares a run's `processes` fresh processes divide the repeated cases that are not published:

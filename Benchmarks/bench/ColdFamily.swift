@@ -15,6 +15,7 @@ import FanoutScrollViewKit
 /// A full run also counts each cold case's last-level data misses in
 /// callgrind's cache simulation (``CacheMissPass``), reported per delivery.
 enum ColdFamily: BenchmarkFamily {
+    static let guidePart: (part: GuidePart, benchmark: String)? = (.cold, "cold")
     static let contenders = DispatchStrategy.allCases.map(\.rawValue) + ["handWrittenLoop"]
     static let widths = [1, 4, 16, 64, 256, 1024]
     static let samples = 20

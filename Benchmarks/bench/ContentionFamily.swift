@@ -9,6 +9,7 @@ import FanoutScrollViewKit
 /// dispatching threads, so `deliveries_per_second` is the throughput. Its
 /// width is its own: it runs whatever widths are selected.
 enum ContentionFamily: BenchmarkFamily {
+    static let guidePart: (part: GuidePart, benchmark: String)? = (.contention, "contention")
     static let contenders = [DispatchStrategy.concurrent.rawValue]
     static let width = 64
 

@@ -8,6 +8,10 @@ import FanoutMicrobench
 /// one delegate, forwarding, cold caches, real work and threads, each with its number (``lines(width:)``, on the page
 /// `bench page` prints). Every figure is `didScroll`'s ns per delivery.
 struct DecisionGuide {
+    /// The `benchmark` of the rows the table's figures come from, and of their cold counterparts (the registry's).
+    static let warm = BenchmarkFamilies.benchmark(for: .warm)
+    static let cold = BenchmarkFamilies.benchmark(for: .cold)
+
     /// A row the table needs is not in the CSV.
     struct Missing: Error, CustomStringConvertible {
         var description: String
@@ -69,7 +73,7 @@ struct DecisionGuide {
 
     init(rows: [ResultRow], file: String) {
         self.rows = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        contention = rows.filter { $0.benchmark == "contention" }
+        contention = rows.filter { $0.benchmark == BenchmarkFamilies.benchmark(for: .contention) }
         self.file = file
         commits = Array(Set(rows.map(\.metadata.commit))).sorted()
         cpus = Array(Set(rows.map(\.metadata.cpu))).sorted()
@@ -78,7 +82,7 @@ struct DecisionGuide {
     /// The headline width of `rows`: the dense `dispatch` width nearest 64, of at least 16 (the sparse row needs
     /// one in sixteen).
     static func headlineWidth(of rows: [ResultRow]) -> Int? {
-        let widths = Set(rows.filter { $0.benchmark == "dispatch" && $0.width == $0.responders && $0.width >= 16 }.map(\.width))
+        let widths = Set(rows.filter { $0.benchmark == Self.warm && $0.width == $0.responders && $0.width >= 16 }.map(\.width))
         return SummaryTable.headlineWidth(Array(widths))
     }
 
@@ -97,13 +101,13 @@ struct DecisionGuide {
     func lines(width: Int) throws(Missing) -> [String] {
         func ns(_ row: ResultRow) -> Double { row.nanosecondsPerDelivery }
         func warm(_ strategy: String, _ width: Int, _ responders: Int) throws(Missing) -> String {
-            let measured = try required("dispatch", strategy, width, responders)
-            let reference = try required("dispatch", "cFunctionPointer", width, responders)
+            let measured = try required(Self.warm, strategy, width, responders)
+            let reference = try required(Self.warm, "cFunctionPointer", width, responders)
             return Self.figure(measured, ns(measured)) + " (\(Self.format(ns(measured) / ns(reference), 1))×"
         }
         var lines: [String] = []
-        let cFloor = try required("dispatch", "cFunctionPointer", width, width)
-        let small = [1, 4].filter { row("dispatch", "cFunctionPointer", $0, $0) != nil }
+        let cFloor = try required(Self.warm, "cFunctionPointer", width, width)
+        let small = [1, 4].filter { row(Self.warm, "cFunctionPointer", $0, $0) != nil }
         lines.append("| need | strategy | " + small.map { "width \($0) | " }.joined()
             + "width \(width): warm · cold (lines) | caveat |")
         lines.append("|---|---|" + String(repeating: "---|", count: small.count) + "---|---|")
@@ -112,7 +116,7 @@ struct DecisionGuide {
             let responders = width / need.divisor
             let name = strategy.hasPrefix("lifetimeBound") ? "lifetimeBound" : strategy
             var coldText = ""
-            if let cold = row("cold", name, width, responders) {
+            if let cold = row(Self.cold, name, width, responders) {
                 coldText = " · \(Self.format(ns(cold), 0))"
                 if let lines = cold.cacheMissesPerDelivery { coldText += " (\(Self.format(lines, 1)) lines)" }
             }
@@ -121,11 +125,11 @@ struct DecisionGuide {
             for w in small { cells += try warm(strategy, w, w) + ") | " }
             lines.append("| \(need.need) | `\(name)` | " + cells + (try warm(strategy, width, responders)) + "\(sparse))\(coldText) | \(caveat) |")
         }
-        if let direct = row("dispatch", "staticCompositionDirect", 16, 16),
-           let asDelegate = row("dispatch", "staticComposition", 16, 16) {
-            let floor16 = try required("dispatch", "cFunctionPointer", 16, 16)
+        if let direct = row(Self.warm, "staticCompositionDirect", 16, 16),
+           let asDelegate = row(Self.warm, "staticComposition", 16, 16) {
+            let floor16 = try required(Self.warm, "cFunctionPointer", 16, 16)
             var caveat = "As a delegate, hold it in a type of your own (`ComposedScrollViewDelegate`)"
-            if let generic = row("dispatch", "staticCompositionGeneric", 16, 16) {
+            if let generic = row(Self.warm, "staticCompositionGeneric", 16, 16) {
                 caveat += ": the group itself as the delegate costs \(Self.format(ns(generic), 0)) ns per delivery"
             }
             lines.append("| Behaviours fixed where the screen is built | `StaticComposition` (`import FanoutStatic`) | "
@@ -134,27 +138,27 @@ struct DecisionGuide {
                 + " (\(Self.format(ns(asDelegate) / ns(floor16), 2))×) | \(caveat) |")
         }
         var claims: [String] = []
-        if let one = row("dispatch", "existentialArray", 1, 1), let indirect = row("dispatch", "cFunctionPointer", 1, 1) {
+        if let one = row(Self.warm, "existentialArray", 1, 1), let indirect = row(Self.warm, "cFunctionPointer", 1, 1) {
             claims.append("- **Over calling one delegate**: one target through `existentialArray` costs"
                 + " \(Self.format(ns(one), 1)) ns per message, against \(Self.format(ns(indirect), 1)) ns for one"
                 + " indirect call (`cFunctionPointer` at width 1): the multiplexer's fixed cost is"
                 + " \(Self.format(ns(one) - ns(indirect), 1)) ns per message.")
         }
-        let typed = try required("dispatch", "selectorDictionary", width, width)
+        let typed = try required(Self.warm, "selectorDictionary", width, width)
         if let forward = row("forward", "selectorDictionary", width, width) {
             var text = "- **Forwarding by name** (`forward(_:arguments:)`): \(Self.format(ns(forward), 1)) ns per delivery"
                 + " at width \(width), \(Self.format(ns(forward) / ns(typed), 1))× the typed dispatch"
-            if let objc = row("dispatch", "objcForwardInvocation", width, width) {
+            if let objc = row(Self.warm, "objcForwardInvocation", width, width) {
                 text += "; Objective-C `forwardInvocation:` on GNUstep \(Self.format(ns(objc), 0)) ns"
                     + " (\(Self.format(ns(objc) / ns(forward), 0))× slower)"
             }
             claims.append(text + ".")
         }
-        if let strong = row("cold", "existentialArray", width, width), let weak = row("cold", "weakArray", width, width) {
+        if let strong = row(Self.cold, "existentialArray", width, width), let weak = row(Self.cold, "weakArray", width, width) {
             claims.append("- **Cold caches** (flushed before each message): `existentialArray` \(Self.format(ns(strong), 0))"
                 + " ns per delivery, `weakArray` \(Self.format(ns(weak), 0)) ns, against"
-                + " \(Self.format(ns(try required("dispatch", "existentialArray", width, width)), 1)) and"
-                + " \(Self.format(ns(try required("dispatch", "weakArray", width, width)), 1)) warm.")
+                + " \(Self.format(ns(try required(Self.warm, "existentialArray", width, width)), 1)) and"
+                + " \(Self.format(ns(try required(Self.warm, "weakArray", width, width)), 1)) warm.")
         }
         let shares = ["existentialArray", "weakArray"].compactMap { strategy -> String? in
             let key = { (message: String) in CaseID(benchmark: "work", strategy: strategy, message: message, width: 16, responders: 16) }
@@ -183,21 +187,21 @@ struct DecisionGuide {
     /// The README's table: one figure per cell, `didScroll` at `width` (4, the widths screens have), every target
     /// responding; each need's multiplexer, its ns per delivery, that over the C floor's, and the short caveat.
     func briefLines(width: Int) throws(Missing) -> [String] {
-        let floor = try required("dispatch", "cFunctionPointer", width, width).nanosecondsPerDelivery
+        let floor = try required(Self.warm, "cFunctionPointer", width, width).nanosecondsPerDelivery
         var lines = ["| need | multiplexer | ns per delivery | × a C loop | caveat |", "|---|---|--:|--:|---|"]
         func cells(_ measured: ResultRow) -> String {
             let ns = measured.nanosecondsPerDelivery
             return "\(Self.format(ns, ns < 1 ? 2 : 1)) | \(Self.format(ns / floor, ns / floor < 1 ? 2 : 1))×"
         }
         for need in Self.needs {
-            let measured = try required("dispatch", need.strategy, width, width)
+            let measured = try required(Self.warm, need.strategy, width, width)
             lines.append("| \(need.need) | `\(need.type)` | \(cells(measured)) | \(priced(need.brief)) |")
         }
-        if let composed = row("dispatch", "staticComposition", width, width) {
+        if let composed = row(Self.warm, "staticComposition", width, width) {
             lines.append("| Behaviours fixed where the screen is built | `StaticComposition` | \(cells(composed))"
                 + " | `import FanoutStatic`; as a delegate, held in a type of your own. |")
         }
-        let shown = FigureSource(Self.needs.compactMap { row("dispatch", $0.strategy, width, width) })
+        let shown = FigureSource(Self.needs.compactMap { row(Self.warm, $0.strategy, width, width) })
         let (runs, processes) = (shown.runs, shown.processes)
         var source = runs > 1 ? ", the mean of \(runs) full runs" : ""
         if processes > 1 { source += (runs > 1 ? " of " : ", the mean of ") + "\(processes) fresh processes" }
@@ -214,7 +218,7 @@ struct DecisionGuide {
 
     /// The width the README's table shows: 4 (the widths screens have) when the run has it, else the smallest.
     static func briefWidth(of rows: [ResultRow]) -> Int? {
-        let widths = Set(rows.filter { $0.benchmark == "dispatch" && $0.strategy == "cFunctionPointer" && $0.width == $0.responders }.map(\.width))
+        let widths = Set(rows.filter { $0.benchmark == Self.warm && $0.strategy == "cFunctionPointer" && $0.width == $0.responders }.map(\.width))
         return widths.contains(4) ? 4 : widths.min()
     }
 

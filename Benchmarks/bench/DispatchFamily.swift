@@ -6,6 +6,7 @@ import FanoutGuideGlue
 /// The core matrix: every contender and the two floors × every message ×
 /// every width × dense and sparse responders, as `dispatch` cases.
 enum DispatchFamily: BenchmarkFamily {
+    static let guidePart: (part: GuidePart, benchmark: String)? = (.warm, "dispatch")
     static let floors = [
         "floor", "handWrittenLoop", "weakBoxMulticast", "cFunctionPointer", "cFunctionPointerAtomicPair",
     ]
