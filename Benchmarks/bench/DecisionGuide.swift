@@ -11,6 +11,15 @@ struct DecisionGuide {
     /// The `benchmark` of the rows the table's figures come from, and of their cold counterparts (the registry's).
     static let warm = BenchmarkFamilies.benchmark(for: .warm)
     static let cold = BenchmarkFamilies.benchmark(for: .cold)
+    /// The message of every row the guide reads, and the C floor its ratios divide by.
+    static let message = "didScroll"
+    static let floor = "cFunctionPointer"
+
+    /// The guide's slice (its warm benchmark, message and floor) as the JSON of `bench headline`: the scripts read
+    /// it from `Results/headline.json` and name no family.
+    static var headlineJSON: String {
+        "{\"benchmark\": \"\(warm)\", \"floor\": \"\(floor)\", \"message\": \"\(message)\"}"
+    }
 
     /// A row the table needs is not in the CSV.
     struct Missing: Error, CustomStringConvertible {
@@ -87,12 +96,12 @@ struct DecisionGuide {
     }
 
     func row(_ benchmark: String, _ strategy: String, _ width: Int, _ responders: Int) -> ResultRow? {
-        rows[CaseID(benchmark: benchmark, strategy: strategy, message: "didScroll", width: width, responders: responders)]
+        rows[CaseID(benchmark: benchmark, strategy: strategy, message: Self.message, width: width, responders: responders)]
     }
 
     func required(_ benchmark: String, _ strategy: String, _ width: Int, _ responders: Int) throws(Missing) -> ResultRow {
         guard let found = row(benchmark, strategy, width, responders) else {
-            throw Missing(description: "\(file): no \(benchmark)/\(strategy)/didScroll/\(width)/\(responders) row")
+            throw Missing(description: "\(file): no \(benchmark)/\(strategy)/\(Self.message)/\(width)/\(responders) row")
         }
         return found
     }
@@ -102,12 +111,12 @@ struct DecisionGuide {
         func ns(_ row: ResultRow) -> Double { row.nanosecondsPerDelivery }
         func warm(_ strategy: String, _ width: Int, _ responders: Int) throws(Missing) -> String {
             let measured = try required(Self.warm, strategy, width, responders)
-            let reference = try required(Self.warm, "cFunctionPointer", width, responders)
+            let reference = try required(Self.warm, Self.floor, width, responders)
             return Self.figure(measured, ns(measured)) + " (\(Self.format(ns(measured) / ns(reference), 1))×"
         }
         var lines: [String] = []
-        let cFloor = try required(Self.warm, "cFunctionPointer", width, width)
-        let small = [1, 4].filter { row(Self.warm, "cFunctionPointer", $0, $0) != nil }
+        let cFloor = try required(Self.warm, Self.floor, width, width)
+        let small = [1, 4].filter { row(Self.warm, Self.floor, $0, $0) != nil }
         lines.append("| need | strategy | " + small.map { "width \($0) | " }.joined()
             + "width \(width): warm · cold (lines) | caveat |")
         lines.append("|---|---|" + String(repeating: "---|", count: small.count) + "---|---|")
@@ -127,7 +136,7 @@ struct DecisionGuide {
         }
         if let direct = row(Self.warm, "staticCompositionDirect", 16, 16),
            let asDelegate = row(Self.warm, "staticComposition", 16, 16) {
-            let floor16 = try required(Self.warm, "cFunctionPointer", 16, 16)
+            let floor16 = try required(Self.warm, Self.floor, 16, 16)
             var caveat = "As a delegate, hold it in a type of your own (`ComposedScrollViewDelegate`)"
             if let generic = row(Self.warm, "staticCompositionGeneric", 16, 16) {
                 caveat += ": the group itself as the delegate costs \(Self.format(ns(generic), 0)) ns per delivery"
@@ -138,7 +147,7 @@ struct DecisionGuide {
                 + " (\(Self.format(ns(asDelegate) / ns(floor16), 2))×) | \(caveat) |")
         }
         var claims: [String] = []
-        if let one = row(Self.warm, "existentialArray", 1, 1), let indirect = row(Self.warm, "cFunctionPointer", 1, 1) {
+        if let one = row(Self.warm, "existentialArray", 1, 1), let indirect = row(Self.warm, Self.floor, 1, 1) {
             claims.append("- **Over calling one delegate**: one target through `existentialArray` costs"
                 + " \(Self.format(ns(one), 1)) ns per message, against \(Self.format(ns(indirect), 1)) ns for one"
                 + " indirect call (`cFunctionPointer` at width 1): the multiplexer's fixed cost is"
@@ -187,7 +196,7 @@ struct DecisionGuide {
     /// The README's table: one figure per cell, `didScroll` at `width` (4, the widths screens have), every target
     /// responding; each need's multiplexer, its ns per delivery, that over the C floor's, and the short caveat.
     func briefLines(width: Int) throws(Missing) -> [String] {
-        let floor = try required(Self.warm, "cFunctionPointer", width, width).nanosecondsPerDelivery
+        let floor = try required(Self.warm, Self.floor, width, width).nanosecondsPerDelivery
         var lines = ["| need | multiplexer | ns per delivery | × a C loop | caveat |", "|---|---|--:|--:|---|"]
         func cells(_ measured: ResultRow) -> String {
             let ns = measured.nanosecondsPerDelivery
@@ -218,7 +227,7 @@ struct DecisionGuide {
 
     /// The width the README's table shows: 4 (the widths screens have) when the run has it, else the smallest.
     static func briefWidth(of rows: [ResultRow]) -> Int? {
-        let widths = Set(rows.filter { $0.benchmark == Self.warm && $0.strategy == "cFunctionPointer" && $0.width == $0.responders }.map(\.width))
+        let widths = Set(rows.filter { $0.benchmark == Self.warm && $0.strategy == Self.floor && $0.width == $0.responders }.map(\.width))
         return widths.contains(4) ? 4 : widths.min()
     }
 

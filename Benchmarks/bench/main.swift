@@ -60,6 +60,8 @@ case .baseline:
 case .platform:
     let platform = GatePlatform.current()
     print("\(platform) \(platform.baselinePath)")
+case .headline:
+    print(DecisionGuide.headlineJSON)
 case .gateInstructions:
     InstructionPass().run(Gate.cases(filter: selection.filter).filter(\.countsInstructions))
 case .cacheMisses:

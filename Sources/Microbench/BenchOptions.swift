@@ -14,6 +14,9 @@ public struct BenchOptions: Equatable, Sendable {
         case baseline
         /// Print the platform's name and the baseline the gate uses for it.
         case platform
+        /// Print, as JSON, the slice of the results the decision guide reads (its benchmark, message and floor), which
+        /// the scripts read from `Results/headline.json`: they name no family.
+        case headline
         /// Print the one-screen summary of a results CSV (``BenchOptions/input``).
         case summary
         /// Print the README's decision table of a results CSV, as Markdown (``BenchOptions/input``).
@@ -118,7 +121,7 @@ public struct BenchOptions: Equatable, Sendable {
                     throw UsageError(
                         sawSubcommand
                             ? "unexpected argument '\(argument)'"
-                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, summary, guide, page, combine)"
+                            : "unknown subcommand '\(argument)' (expected one of: run, list, check, baseline, platform, headline, summary, guide, page, combine)"
                     )
                 }
                 options.subcommand = subcommand
@@ -267,7 +270,7 @@ public struct BenchOptions: Equatable, Sendable {
 
     /// The help text.
     public static let usage = """
-        USAGE: bench [run|list|check|baseline|platform] [options]
+        USAGE: bench [run|list|check|baseline|platform|headline] [options]
                bench summary|guide|page [FILE]
                bench combine RUN.csv RUN.csv RUN.csv... [--output FILE]
                bench --resume FILE
@@ -283,6 +286,8 @@ public struct BenchOptions: Equatable, Sendable {
           baseline                Record the gate's counts as the new baseline (review, then commit it); with
                                   --filter, re-record the matching cases and keep the others.
           platform                Print this platform's name (<os>-<arch>-<swift version>) and its baseline's path.
+          headline                Print the slice of the results the decision guide reads (benchmark, message, C
+                                  floor) as JSON: Results/headline.json, which the scripts read.
           summary [FILE]          Print the one-screen summary of a results CSV (default Results/results.csv), as a
                                   run prints it.
           guide [FILE]            Print the README's decision table of a results CSV as Markdown: each need's

@@ -55,4 +55,12 @@ struct FamilyRegistryTests {
         let records = try String(contentsOfFile: folder.path + "/records.csv", encoding: .utf8)
         #expect(records.contains("toy,toyCounter,didScroll,1,1,"), "\(records)")
     }
+
+    @Test("Results/headline.json, which the scripts read instead of naming a family, is what the registry declares")
+    func headline() throws {
+        let result = try runBench(["headline"], environment: ["CI": "false"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let committed = try String(contentsOfFile: packageRoot + "/Results/headline.json", encoding: .utf8)
+        #expect(result.standardOutput == committed, "regenerate it: swift run -c release bench headline > Results/headline.json")
+    }
 }

@@ -217,7 +217,7 @@ def agreement(result, widths=PUBLISHED_WIDTHS, strategies=PUBLISHED_STRATEGIES):
     cells = []
     for pair in result.pairs:
         benchmark, strategy, _, width, responders = pair[0].split("/")
-        if benchmark == "dispatch" and strategy in strategies and width == responders and int(width) in widths:
+        if benchmark == results_csv.headline()["benchmark"] and strategy in strategies and width == responders and int(width) in widths:
             cells.append(pair)
     if not cells:
         return 0, 0.0, 0.0, []
@@ -275,7 +275,7 @@ def parse_arguments(argv):
     if arguments.agreement:
         if arguments.column and arguments.column in results_csv.COUNTS:
             parser.error("--agreement compares times, not counts")
-        arguments.reference = arguments.reference or "cFunctionPointer"
+        arguments.reference = arguments.reference or results_csv.headline()["floor"]
         arguments.min_ns = 0.0
     return arguments
 
@@ -287,7 +287,8 @@ def main(argv):
     result = compare(paths, column, reference, rerun_paths, normalize, minimum, count_band, usage=__doc__)
     if arguments.agreement:
         cells, within5, within10, beyond = agreement(result)
-        print(f"published cells (dispatch, every target responding, widths {', '.join(map(str, PUBLISHED_WIDTHS))}; "
+        headline = results_csv.headline()["benchmark"]
+        print(f"published cells ({headline}, every target responding, widths {', '.join(map(str, PUBLISHED_WIDTHS))}; "
               f"{', '.join(PUBLISHED_STRATEGIES)}), each as its ratio to the same run's {reference}:")
         print(f"A: {result.label_a}")
         print(f"B: {result.label_b}")
@@ -295,10 +296,10 @@ def main(argv):
               f"{len(beyond)} beyond ±5 %:")
         for name, x, y, ratio, *_ in beyond:
             print(f"{ratio:7.3f}  {name}: {x:.3f} -> {y:.3f}{'  (beyond ±10 %)' if abs(ratio - 1) > 0.10 else ''}")
-        dispatch = [p for p in result.pairs if p[0].startswith("dispatch/")]
-        if dispatch:
-            shares = [sum(abs(p[3] - 1) <= band for p in dispatch) / len(dispatch) for band in (0.05, 0.10)]
-            print(f"every dispatch case, likewise ({len(dispatch)}): {shares[0] * 100:.0f} % within ±5 %, "
+        family = [p for p in result.pairs if p[0].startswith(headline + "/")]
+        if family:
+            shares = [sum(abs(p[3] - 1) <= band for p in family) / len(family) for band in (0.05, 0.10)]
+            print(f"every {headline} case, likewise ({len(family)}): {shares[0] * 100:.0f} % within ±5 %, "
                   f"{shares[1] * 100:.0f} % within ±10 %")
         for line in coverage(paths):
             print(line)

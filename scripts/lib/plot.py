@@ -343,11 +343,13 @@ def run_name(row):
     return f"{row['host']} · {row['cpu']} · {row['swift_version']} · {row['commit']} · {row['timestamp']}"
 
 
-def compare_runs(rows, message="didScroll"):
+def compare_runs(rows, message=None):
     """One column per run (machine and toolchain) of a merged CSV: each strategy's time per delivery as a ratio to
     the same run's existentialArray (top) and to its C floor, cFunctionPointer (bottom), at each width, so that runs
     on machines of different speeds compare fairly."""
-    subset = [r for r in dense(rows, "dispatch") if r["message"] == message]
+    slice_ = results_csv.headline()
+    message = message or slice_["message"]
+    subset = [r for r in dense(rows, slice_["benchmark"]) if r["message"] == message]
     runs = ordered(run_name(r) for r in subset)
     if not runs:
         return None
@@ -432,7 +434,8 @@ def main(argv):
     if arguments.history:
         if arguments.output_dir:
             parser.error("--history writes beside its CSV: no --output-dir")
-        pattern = arguments.cases or r"^dispatch/[^/]+/didScroll/16/16$"
+        slice_ = results_csv.headline()
+        pattern = arguments.cases or rf"^{slice_['benchmark']}/[^/]+/{slice_['message']}/16/16$"
         out = os.path.join(os.path.dirname(os.path.abspath(arguments.history)), "plots")
         os.makedirs(out, exist_ok=True)
         fig = history(arguments.history, pattern)

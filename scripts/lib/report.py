@@ -49,7 +49,10 @@ ASSETS = os.path.join(ROOT, "scripts", "report-assets")
 METRICS = ("ns_per_delivery", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "mallocs_per_op", "bytes_per_op",
            "retains_per_op", "releases_per_op", "cache_misses_per_delivery", "heap_bytes_per_unit",
            "spread_mad_over_median", "samples", "iterations")
-HISTORY_SLICE = {"benchmark": "dispatch", "message": "didScroll", "width": "16", "responders": "16"}
+def history_slice():
+    """The history page's rows: the headline benchmark and message (Results/headline.json) at width 16, dense."""
+    headline = results_csv.headline()
+    return {"benchmark": headline["benchmark"], "message": headline["message"], "width": "16", "responders": "16"}
 
 
 def parse(argv):
@@ -359,7 +362,7 @@ def history_page(site, options, out):
         site.write("history.html", "History", "<p class='muted'>No history CSV: <code>scripts/history</code> writes"
                                               " <code>Results/history.csv</code>.</p>")
         return
-    pattern = "^" + "/".join(HISTORY_SLICE.get(c, "[^/]+") for c in results_csv.CASE) + "$"
+    pattern = "^" + "/".join(history_slice().get(c, "[^/]+") for c in results_csv.CASE) + "$"
     shutil.copy(path, os.path.join(out, "data", "history.csv"))
     try:
         fig = quietly(plot.history, path, pattern)
@@ -370,13 +373,13 @@ def history_page(site, options, out):
         quietly(plot.save, fig, os.path.join(out, "plots"), "history")
         chart = figure("history", f"Instructions per message over the commits, {pattern}")
     with open(path, newline="") as handle:
-        chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in HISTORY_SLICE.items())]
+        chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in history_slice().items())]
     columns = ["order", "commit", "date", "status", "measurement_changed", "strategy", "mallocs_per_op",
                "retains_per_op", "releases_per_op", "instructions_per_op"]
     body = (f"<p>The gate's counts of every strategy for <code>didScroll</code> at width 16, commit by commit, from"
             f" <code>{html.escape(path)}</code> (<a href='data/history.csv'>the CSV</a>).</p>{chart}"
             f"<h2>The counts ({len(chosen)} rows)</h2>"
-            + data_table(chosen, columns, "data/history.csv", HISTORY_SLICE))
+            + data_table(chosen, columns, "data/history.csv", history_slice()))
     site.write("history.html", "History", body)
 
 
@@ -399,8 +402,10 @@ def machines_page(site):
         except results_csv.Malformed as error:
             raise ReportError(str(error), status=2) from None
         figures, runs = {}, set()
+        slice_ = results_csv.headline()
         for row in rows:
-            if row["benchmark"] == "dispatch" and row["message"] == "didScroll" and row["width"] == row["responders"]:
+            if (row["benchmark"], row["message"]) == (slice_["benchmark"], slice_["message"]) \
+                    and row["width"] == row["responders"]:
                 figures.setdefault((row["strategy"], int(row["width"])), []).append(float(row["ns_per_delivery"]))
                 runs.add(row["timestamp"])
         mean = {key: statistics.mean(values) for key, values in figures.items()}
@@ -417,7 +422,7 @@ def machines_page(site):
         for width in widths:
             cells = []
             for cpu, _, mean in machines:
-                figure, floor = mean.get((strategy, width)), mean.get(("cFunctionPointer", width))
+                figure, floor = mean.get((strategy, width)), mean.get((results_csv.headline()["floor"], width))
                 text = f"{figure / floor:.2f}" if figure and floor else "–"
                 cells.append(cell(text, label=f"{cpu}"))
             if any("–" not in c for c in cells):

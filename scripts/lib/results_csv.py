@@ -4,6 +4,8 @@ Every row carries its case (benchmark, strategy, message, width, responders) and
 commit, host, cpu, timestamp, build), so rows of several runs can sit in one file and still say where they came from.
 """
 import csv
+import functools
+import json
 import os
 import sys
 import tempfile
@@ -96,6 +98,27 @@ def write_atomically(path, header, rows):
 def fail(message, status=2):
     print(f"error: {message}", file=sys.stderr)
     sys.exit(status)
+
+
+HEADLINE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Results",
+                        "headline.json")
+
+
+@functools.cache
+def headline():
+    """The slice of the results the decision guide reads, as `bench headline` declares it (Results/headline.json):
+    {"benchmark", "message", "floor"}. The scripts take the family's name from it, and name none."""
+    try:
+        with open(HEADLINE) as handle:
+            declared = json.load(handle)
+    except OSError as error:
+        fail(f"{HEADLINE}: {error.strerror} (`bench headline` writes it)")
+    except json.JSONDecodeError as error:
+        fail(f"{HEADLINE}:{error.lineno}: not what `bench headline` writes ({error.msg})")
+    missing = [key for key in ("benchmark", "message", "floor") if not isinstance(declared.get(key), str)]
+    if missing:
+        fail(f"{HEADLINE}:1: no {', '.join(missing)} (`bench headline` writes it)")
+    return declared
 
 
 def relative_tolerance(thresholds_path, metric, row):

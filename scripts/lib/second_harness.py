@@ -36,14 +36,14 @@ def agreement(harness_path, results_path):
     title, cells = read_harness(harness_path)
     _, rows = results_csv.read(results_path)
     ns = {(r["strategy"], int(r["width"])): float(r["ns_per_delivery"]) for r in rows
-          if r["benchmark"] == "dispatch" and r["message"] == MESSAGE and r["width"] == r["responders"]
+          if r["benchmark"] == results_csv.headline()["benchmark"] and r["message"] == MESSAGE and r["width"] == r["responders"]
           and r["ns_per_delivery"]}
     suite = f"{results_path}: commit {rows[0]['commit']}, {rows[0]['cpu']}" if rows else results_path
     out = []
     for (strategy, width), (_, ratio) in sorted(cells.items(), key=lambda item: (item[0][1], item[0][0])):
         if strategy == "cLoop":
             continue
-        mine, floor = ns.get((strategy, width)), ns.get(("cFunctionPointer", width))
+        mine, floor = ns.get((strategy, width)), ns.get((results_csv.headline()["floor"], width))
         if mine is None or not floor:
             continue
         out.append((strategy, width, ratio, mine / floor, ratio / (mine / floor)))
