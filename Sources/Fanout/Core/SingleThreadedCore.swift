@@ -130,6 +130,10 @@ extension Unmanaged where Instance: SingleThreadedStrategy {
 }
 
 extension SingleThreadedStrategy {
+    /// The strategy's table: its registrations, each with what the strategy keeps per target.
+    @usableFromInline
+    typealias Table = RegistrationTable<Schema, Registration>
+
     /// Runs `body` as one call of the multiplexer (``SingleThreadedCore/beginCall(of:)``). Release builds do not
     /// read the core here: in generic code that read would be a copy of it.
     @discardableResult @inline(__always)

@@ -11,9 +11,6 @@
 /// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
 /// alive until it ends. Single-threaded.
 public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
-    @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, Schema.Target>
-
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif

@@ -15,9 +15,6 @@ import FanoutSupport
 /// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
 /// retain. Single-threaded.
 public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
-    @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, LifetimeSlot<Schema>>
-
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif

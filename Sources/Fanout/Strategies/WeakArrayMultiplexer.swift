@@ -11,9 +11,6 @@
 /// entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
 /// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
 public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
-    @usableFromInline
-    internal typealias Table = RegistrationTable<Schema, HeldTarget<Schema>>
-
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif
