@@ -20,7 +20,8 @@ extension RegistrationTable {
 
 /// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``SingleThreadedStrategy`` whose
 /// dispatches pin its core's table and iterate it in place (a list strategy's pin their message's list instead).
-extension SingleThreadedStrategy {
+extension PinnedArrayOwner
+where Self: SingleThreadedStrategy, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     /// The table's registrations, which a table strategy's dispatch pins.
     @usableFromInline @_alwaysEmitIntoClient
     var pinned: PinnedArray<PinnedElement> {
@@ -29,7 +30,11 @@ extension SingleThreadedStrategy {
     }
 }
 
-extension Unmanaged where Instance: SingleThreadedStrategy {
+extension Unmanaged
+where
+    Instance: SingleThreadedStrategy & PinnedArrayOwner,
+    Instance.PinnedElement == RegistrationTable<Instance.Schema, Instance.Registration>.Entry
+{
     /// The registrations as a dispatch reads them: as they were when it began.
     @usableFromInline
     typealias Entries = UnsafeBufferPointer<RegistrationTable<Instance.Schema, Instance.Registration>.Entry>

@@ -20,7 +20,7 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
     let ordinals: SelectorTable
 
     /// Every message's forwarder, by ordinal, owned by this never-freed object and so read unretained.
-    let forwarders: ContiguousArray<Unmanaged<ImmutableBox<ForwarderBody>>>
+    let forwarders: ContiguousArray<Unmanaged<Forwarder>>
 
     let keys: [Schema.Key]
 
@@ -62,7 +62,7 @@ package final class SchemaInfo<Schema: DelegateSchema>: @unchecked Sendable {
             }
         }
         messages = listed
-        forwarders = ContiguousArray(listed.map { .passRetained(ImmutableBox($0.forwarder)) })
+        forwarders = ContiguousArray(listed.map { .passRetained(Forwarder($0.forwarder)) })
         self.keys = keys
     }
 

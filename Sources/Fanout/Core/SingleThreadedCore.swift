@@ -98,13 +98,13 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
     }
 }
 
-/// A single-threaded strategy: a multiplexer that holds a ``SingleThreadedCore``, whose table's array a table strategy's
-/// dispatches pin. It announces a change of the set of messages some registered target responds to
-/// (``Multiplexing/respondersDidChange``'s rules) at once, with no access to the core open, or, for a change made
-/// while a dispatch is in flight, once the last one ends, and only if the set then differs from the set before.
+/// A single-threaded strategy: a multiplexer that holds a ``SingleThreadedCore``; a table strategy is also the
+/// ``PinnedArrayOwner`` of its table's array, which its dispatches pin. It announces a change of the set of messages
+/// some registered target responds to (``Multiplexing/respondersDidChange``'s rules) at once, with no access to the
+/// core open, or, for a change made while a dispatch is in flight, once the last one ends, and only if the set then
+/// differs from the set before.
 @usableFromInline
-internal protocol SingleThreadedStrategy: Multiplexing, PinnedArrayOwner
-where PinnedElement == RegistrationTable<Schema, Registration>.Entry {
+internal protocol SingleThreadedStrategy: Multiplexing {
     /// What the table keeps per target: the target, its registration, or nothing (a strategy whose lists hold it).
     associatedtype Registration
 

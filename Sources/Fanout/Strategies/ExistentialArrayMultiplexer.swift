@@ -10,7 +10,9 @@
 /// Every dispatch visits every target and skips those whose set of messages lacks the message, so sparse
 /// responders still cost one test per target. The dispatch pins the array's buffer, which keeps every target
 /// alive until it ends. Single-threaded.
-public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
+public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
+    PinnedArrayOwner
+{
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif

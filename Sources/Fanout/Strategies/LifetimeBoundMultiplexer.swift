@@ -14,7 +14,9 @@ import FanoutSupport
 /// target is held weakly. ``LifetimeBoundMultiplexer/add(_:boundTo:)`` holds a target strongly until its owner is
 /// deallocated, with no reference counting per delivery. ``unsafeAddUnretained(_:)`` calls a holder without any
 /// retain. Single-threaded.
-public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
+public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
+    PinnedArrayOwner
+{
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif

@@ -10,7 +10,9 @@
 /// the price of memory safety, since a callback may let go of its own target. A dead target is never called; its
 /// entry, and with it the target's memory, goes at the end of the next dispatch that reaches it, or at the next
 /// `count`. `count` and `responds(to:)` are exact for live targets. Single-threaded.
-public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy {
+public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling, SingleThreadedStrategy,
+    PinnedArrayOwner
+{
     #if !FANOUT_CHECK_EXCLUSIVITY  // read in place by pinned dispatches: see SingleThreadedCore
         @exclusivity(unchecked)
     #endif
