@@ -6,7 +6,7 @@ internal class AnyResponderList {
     @usableFromInline
     init() {}
 
-    /// Removes the entry of the target whose identity is `id`, if any.
+    /// Removes the handler of the target whose identity is `id`, if any.
     func remove(_ id: ObjectIdentifier) {}
 
     var isDispatching: Bool { false }
@@ -52,8 +52,8 @@ internal final class ResponderList<Target>: AnyResponderList, PinnedArrayOwner {
     @usableFromInline
     override init() {}
 
-    /// Removes the handler of the target whose identity is `id`, if any. Its target cannot be freed here: whoever
-    /// removes a target holds it (`unbind`'s argument).
+    /// Removes the handler of the target whose identity is `id`, if any, releasing it once the list's access has
+    /// ended. Its target is not freed here: whoever removes a target holds it (`unbind`'s argument).
     override func remove(_ id: ObjectIdentifier) {
         _ = pinned.removeHandler(for: id)
     }
@@ -100,15 +100,19 @@ extension PinnedArray {
 }
 
 extension ResponderList {
-    /// Appends `target` to the list in `slot`, creating the list if the slot is empty; with `forwarding`, with the
-    /// closure that sends `message` to it.
+    /// The closure that sends `message` to `target`, which `forward` calls, in an object: made by the descriptor (a
+    /// `withBoundCall` closure is user code), so before the multiplexer's state is opened for the handler.
+    static func bound<M: MessageProtocol>(_ message: M, to target: Target) -> AnyObject
+    where M.Schema.Target == Target {
+        ImmutableBox(message.bound(to: target))
+    }
+
+    /// Appends the handler of `target`, with `bound` (``bound(_:to:)``) or none, to the list in `slot`, creating the
+    /// list if the slot is empty.
     ///
     /// - Precondition: A filled slot holds this message's list: a schema has one descriptor per message, checked when
     ///   its first multiplexer is made (``SchemaInfo``).
-    static func bind<M: MessageProtocol>(
-        _ message: M, to target: M.Schema.Target, id: ObjectIdentifier, in slot: inout AnyResponderList?,
-        forwarding: Bool
-    ) where M.Schema.Target == Target {
+    static func bind(_ target: Target, id: ObjectIdentifier, bound: AnyObject?, in slot: inout AnyResponderList?) {
         let list: ResponderList
         if let existing = slot {
             list = unsafeDowncast(existing, to: ResponderList.self)
@@ -116,7 +120,6 @@ extension ResponderList {
             list = ResponderList()
             slot = list
         }
-        let bound = forwarding ? ImmutableBox(message.bound(to: target)) : nil
         list.pinned.modify { $0.append(Handler(id: id, target: target, bound: bound)) }
     }
 
@@ -194,38 +197,58 @@ extension SingleThreadedStrategy where Registration == Void {
     /// list made.
     @inline(__always)
     func bind(
-        _ target: Schema.Target, forwarding: Bool, listMade: (Schema.Key, AnyResponderList) -> Void
+        _ target: Schema.Target, forwarding: Bool, listMade: (_ ordinal: Int, AnyResponderList) -> Void
     ) {
         announcingChanges { bindNow(target, forwarding: forwarding, listMade: listMade) }
     }
 
     @inline(__always)
     private func bindNow(
-        _ target: Schema.Target, forwarding: Bool, listMade: (Schema.Key, AnyResponderList) -> Void
+        _ target: Schema.Target, forwarding: Bool, listMade: (_ ordinal: Int, AnyResponderList) -> Void
     ) {
         confined {
             let id = Schema.identity(of: target)
             guard !core.table.contains(id),
                 let messages = RegistrationTable<Schema, Void>.responses(of: target, id: id, addingTo: self)
             else { return }
-            core.table.append((), id: id, messages: messages)
-            for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
-                let ordinal = message.key.caseIndex
-                if Self.bind(message, to: target, id: id, in: &core.lists[ordinal], forwarding: forwarding),
-                    let list = core.lists[ordinal]
-                {
-                    listMade(message.key, list)
+            // The closures `forward` calls are made first, before anything changes: a `withBoundCall` closure is user
+            // code. On the stack, in the messages' order, which is their ordinals'.
+            let capacity = forwarding ? messages.bits.nonzeroBitCount : 0
+            withUnsafeTemporaryAllocation(of: AnyObject?.self, capacity: capacity) { closures in
+                if forwarding {
+                    var made = 0
+                    for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
+                        closures.initializeElement(at: made, to: Self.bound(message, to: target))
+                        made += 1
+                    }
+                }
+                core.table.append((), id: id, messages: messages)
+                var bits = messages.bits
+                var next = 0
+                while bits != 0 {
+                    let ordinal = bits.trailingZeroBitCount
+                    let bound = forwarding ? closures.moveElement(from: next) : nil
+                    if Self.bind(target, id: id, bound: bound, in: &core.lists[ordinal]),
+                        let list = core.lists[ordinal]
+                    {
+                        listMade(ordinal, list)
+                    }
+                    next += 1
+                    bits &= bits &- 1
                 }
             }
         }
     }
 
-    private static func bind<M: MessageProtocol<Schema>>(
-        _ message: M, to target: Schema.Target, id: ObjectIdentifier, in slot: inout AnyResponderList?,
-        forwarding: Bool
+    private static func bound<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target) -> AnyObject {
+        ResponderList.bound(message, to: target)
+    }
+
+    private static func bind(
+        _ target: Schema.Target, id: ObjectIdentifier, bound: AnyObject?, in slot: inout AnyResponderList?
     ) -> Bool {
         let isNew = slot == nil
-        ResponderList.bind(message, to: target, id: id, in: &slot, forwarding: forwarding)
+        ResponderList.bind(target, id: id, bound: bound, in: &slot)
         return isNew
     }
 
@@ -239,7 +262,12 @@ extension SingleThreadedStrategy where Registration == Void {
     private func unbindNow(_ target: Schema.Target) {
         confined {
             guard let entry = core.table.remove(Schema.identity(of: target)) else { return }
-            core.removeFromLists(entry.id, messages: entry.messages)
+            var bits = entry.messages.bits  // by ordinal
+            while bits != 0 {
+                // Outside the core's access: the handler's closure, released here, may hold what is the user's.
+                core.list(at: bits.trailingZeroBitCount)?._withUnsafeGuaranteedRef { $0.remove(entry.id) }
+                bits &= bits &- 1
+            }
         }
     }
 

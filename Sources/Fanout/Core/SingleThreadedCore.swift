@@ -78,14 +78,10 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
         for index in lists.indices { lists[index]?.flagDispatches() }
     }
 
-    /// Removes the handlers of the target whose identity is `id` from the lists of `messages`. Frees no target: whoever
-    /// removes a target holds it.
-    mutating func removeFromLists(_ id: ObjectIdentifier, messages: KeySet<Schema.Key>) {
-        var bits = messages.bits  // by ordinal
-        while bits != 0 {
-            lists[bits.trailingZeroBitCount]?.remove(id)
-            bits &= bits &- 1
-        }
+    /// The list of the message with ordinal `ordinal`, if one was made, unretained: the core keeps it for the
+    /// multiplexer's lifetime. Mutating, so that code generic over the strategy reads it in place.
+    mutating func list(at ordinal: Int) -> Unmanaged<AnyResponderList>? {
+        lists[ordinal].map(Unmanaged.passUnretained)
     }
 
     /// Once no dispatch is in flight, ends the deferral of a change: whether the responding set now differs from the

@@ -41,7 +41,7 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
     ///
     /// - Complexity: Amortized O(*k*), where *k* is the number of messages.
     public func add(_ target: Schema.Target) {
-        bind(target, forwarding: true) { key, list in handlers[selectors[key.caseIndex]] = .passUnretained(list) }
+        bind(target, forwarding: true) { ordinal, list in handlers[selectors[ordinal]] = .passUnretained(list) }
     }
 
     /// Unregisters `target`, releasing its handlers.
