@@ -67,6 +67,10 @@ enum GuidePart: CaseIterable {
     case cold
     /// The cost under contention, for the concurrent need.
     case contention
+    /// The cost of forwarding a message named at run time, beside the typed dispatch.
+    case forwarding
+    /// The share of a delivery that dispatch takes when each callback does real work.
+    case work
 }
 
 /// The registry of families, in run order.
@@ -120,10 +124,9 @@ enum BenchmarkFamilies {
 
     /// The `benchmark` name of the rows that play `part` in the decision guide.
     static func benchmark(for part: GuidePart) -> String {
-        for family in all {
-            if let played = family.guidePart, played.part == part { return played.benchmark }
-        }
-        preconditionFailure("no registered family plays the decision guide's \(part) part")
+        let players = all.compactMap { $0.guidePart }.filter { $0.part == part }
+        precondition(players.count == 1, "the decision guide's \(part) part needs one registered family, not \(players.count)")
+        return players[0].benchmark
     }
 
     /// Into how many shares a run's `processes` fresh processes divide the repeated cases that are not published:

@@ -88,7 +88,7 @@ struct DecisionGuide {
         cpus = Array(Set(rows.map(\.metadata.cpu))).sorted()
     }
 
-    /// The headline width of `rows`: the dense `dispatch` width nearest 64, of at least 16 (the sparse row needs
+    /// The headline width of `rows`: the dense warm width nearest 64, of at least 16 (the sparse row needs
     /// one in sixteen).
     static func headlineWidth(of rows: [ResultRow]) -> Int? {
         let widths = Set(rows.filter { $0.benchmark == Self.warm && $0.width == $0.responders && $0.width >= 16 }.map(\.width))
@@ -154,7 +154,7 @@ struct DecisionGuide {
                 + " \(Self.format(ns(one) - ns(indirect), 1)) ns per message.")
         }
         let typed = try required(Self.warm, "selectorDictionary", width, width)
-        if let forward = row("forward", "selectorDictionary", width, width) {
+        if let forward = row(BenchmarkFamilies.benchmark(for: .forwarding), "selectorDictionary", width, width) {
             var text = "- **Forwarding by name** (`forward(_:arguments:)`): \(Self.format(ns(forward), 1)) ns per delivery"
                 + " at width \(width), \(Self.format(ns(forward) / ns(typed), 1))× the typed dispatch"
             if let objc = row(Self.warm, "objcForwardInvocation", width, width) {
@@ -170,7 +170,7 @@ struct DecisionGuide {
                 + " \(Self.format(ns(try required(Self.warm, "weakArray", width, width)), 1)) warm.")
         }
         let shares = ["existentialArray", "weakArray"].compactMap { strategy -> String? in
-            let key = { (message: String) in CaseID(benchmark: "work", strategy: strategy, message: message, width: 16, responders: 16) }
+            let key = { (message: String) in CaseID(benchmark: BenchmarkFamilies.benchmark(for: .work), strategy: strategy, message: message, width: 16, responders: 16) }
             guard let bare = rows[key("0ns")], let loaded = rows[key("1000ns")] else { return nil }
             return "`\(strategy)` \(Self.format(100 * ns(bare) / ns(loaded), 1)) %"
         }

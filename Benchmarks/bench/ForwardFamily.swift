@@ -17,6 +17,7 @@ import FanoutScrollViewKit
 ///   `WideSchema`, selectors of equal length: the lookup does not grow with
 ///   the number of messages.
 enum ForwardFamily: BenchmarkFamily {
+    static let guidePart: (part: GuidePart, benchmark: String)? = (.forwarding, "forward")
     static let contenders = ["selectorDictionary", "argumentsArray"]
 
     static func cases(_ selection: Selection) -> [BenchmarkCase] {

@@ -13,6 +13,7 @@ import FanoutScrollViewKit
 /// from the same run) divided by the time per delivery with work, and how many
 /// behaviours fit in 1 % of a 120 Hz frame (83 µs).
 enum WorkFamily: BenchmarkFamily {
+    static let guidePart: (part: GuidePart, benchmark: String)? = (.work, "work")
     static let contenders = DispatchStrategy.allCases.map(\.rawValue) + ["floor"]
     static let widths = [1, 16, 256]
     static let nanoseconds = [0, 10, 100, 1_000, 10_000]

@@ -31,8 +31,12 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_csv
 
-FLOOR = results_csv.headline()["floor"]
-BENCHMARK = results_csv.headline()["benchmark"]
+
+def floor():
+    """The C floor every ratio divides by (Results/headline.json)."""
+    return results_csv.headline()["floor"]
+
+
 # LLVM's block placement options, for the Swift compiler and for clang (the C targets).
 ALIGNED = [flag for option in ("-align-all-functions=6", "-align-all-nofallthru-blocks=6")
            for flag in ("-Xswiftc", "-Xllvm", "-Xswiftc", option, "-Xcc", "-mllvm", "-Xcc", option)]
@@ -121,8 +125,8 @@ def head_executable(align):
 
 
 def measure(binary, output, arguments):
-    strategies = "|".join(dict.fromkeys(arguments.strategies + [FLOOR]))
-    command = [binary, "--no-progress", "--filter", f"^{BENCHMARK}/({strategies})/",
+    strategies = "|".join(dict.fromkeys([*arguments.strategies, floor()]))
+    command = [binary, "--no-progress", "--filter", f"^{results_csv.headline()['benchmark']}/({strategies})/",
                "--widths", ",".join(map(str, arguments.widths)), "--messages", ",".join(arguments.messages),
                "--output", output]
     # Each run is one process of each build, interleaved: a build that measures its published cases in several
@@ -145,10 +149,11 @@ def ratios(path, arguments):
         fail(str(error))
     CPUS.update(row["cpu"] for row in rows)
     times = {(row["strategy"], int(row["width"]), row["message"]): float(row["ns_per_op_median"])
-             for row in rows if row["benchmark"] == BENCHMARK and row["width"] == row["responders"]}
-    return {(strategy, width, message): time / times[(FLOOR, width, message)]
+             for row in rows if row["benchmark"] == results_csv.headline()["benchmark"] and row["width"] == row["responders"]}
+    c_floor = floor()
+    return {(strategy, width, message): time / times[(c_floor, width, message)]
             for (strategy, width, message), time in times.items()
-            if strategy != FLOOR and (FLOOR, width, message) in times}
+            if strategy != c_floor and (c_floor, width, message) in times}
 
 
 def main(argv):

@@ -353,7 +353,7 @@ def compare_runs(rows, message=None):
     runs = ordered(run_name(r) for r in subset)
     if not runs:
         return None
-    references = ["existentialArray", "cFunctionPointer"]
+    references = ["existentialArray", slice_["floor"]]
     fig, axes = plt.subplots(2, len(runs), figsize=(6 * len(runs) + 2, 9), squeeze=False, sharey="row")
     style = Styles(subset)
     for column, run in enumerate(runs):

@@ -109,12 +109,16 @@ def headline():
     """The slice of the results the decision guide reads, as `bench headline` declares it (Results/headline.json):
     {"benchmark", "message", "floor"}. The scripts take the family's name from it, and name none."""
     try:
-        with open(HEADLINE) as handle:
+        with open(HEADLINE, encoding="utf-8") as handle:
             declared = json.load(handle)
     except OSError as error:
         fail(f"{HEADLINE}: {error.strerror} (`bench headline` writes it)")
+    except UnicodeDecodeError:
+        fail(f"{HEADLINE}: not UTF-8 (`bench headline` writes it)")
     except json.JSONDecodeError as error:
         fail(f"{HEADLINE}:{error.lineno}: not what `bench headline` writes ({error.msg})")
+    if not isinstance(declared, dict):
+        fail(f"{HEADLINE}:1: not a JSON object (`bench headline` writes it)")
     missing = [key for key in ("benchmark", "message", "floor") if not isinstance(declared.get(key), str)]
     if missing:
         fail(f"{HEADLINE}:1: no {', '.join(missing)} (`bench headline` writes it)")

@@ -60,7 +60,7 @@ def main(argv):
     except results_csv.Malformed as error:
         results_csv.fail(str(error))
     print(f"second harness: {title}")
-    print(f"suite: {suite} ({MESSAGE}, ratio to cFunctionPointer)")
+    print(f"suite: {suite} ({MESSAGE}, ratio to {results_csv.headline()['floor']})")
     print(f"{'strategy':24} {'width':>5} {'harness':>8} {'suite':>8} {'h ÷ s':>7}")
     for strategy, width, mine, theirs, quotient in rows:
         flag = "" if abs(quotient - 1) <= BAND else f"  disagrees by more than {BAND:.0%}"

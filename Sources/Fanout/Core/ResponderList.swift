@@ -37,8 +37,7 @@ internal final class ResponderList<Target>: AnyResponderList, PinnedArrayOwner {
         /// The target, held strongly.
         @usableFromInline let target: Target
         /// The bound closure, an `ImmutableBox` of the message's `(Arguments) -> Result`, or `nil` in a storage that
-        /// does not forward: an object, so
-        /// that a call borrows it from the pinned buffer instead of copying it out.
+        /// does not forward: an object, so that a call borrows it from the pinned buffer instead of copying it out.
         @usableFromInline let bound: AnyObject?
 
         @usableFromInline @_alwaysEmitIntoClient
@@ -130,7 +129,7 @@ extension ResponderList {
     /// `forward`'s call of the bound closure of the handler at `index` of the pinned `handlers`, which keep the
     /// closure's object alive: it is borrowed, not retained.
     ///
-    /// - Precondition: The list is a forwarding storage's, of this signature.
+    /// - Precondition: The list is a forwarding storage's, for a message of `(Arguments) -> Result`.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func call<Arguments, Result>(_ handlers: PinnedHandlers, at index: Int, with arguments: Arguments) -> Result
@@ -140,7 +139,7 @@ extension ResponderList {
         )._withUnsafeGuaranteedRef { $0.value(arguments) }
     }
 
-    /// `forward`'s delivery: calls every closure of `handlers` (a list of this signature) with `arguments`, without
+    /// `forward`'s delivery: calls every closure of `handlers` (the list of a message of `(Arguments) -> Result`) with `arguments`, without
     /// stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or `nil`. When nothing
     /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
     @usableFromInline @_alwaysEmitIntoClient

@@ -99,6 +99,9 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
 /// some registered target responds to (``Multiplexing/respondersDidChange``'s rules) at once, with no access to the
 /// core open, or, for a change made while a dispatch is in flight, once the last one ends, and only if the set then
 /// differs from the set before.
+///
+/// Code generic over the strategy reads the core in place, through mutating calls (`core`'s `modify` accessor yields
+/// it), or only in debug builds: a read through its getter is a copy of the whole core (`Benchmarks/Notebook.md` 77).
 @usableFromInline
 internal protocol SingleThreadedStrategy: Multiplexing {
     /// What the table keeps per target: the target, its registration, or nothing (a strategy whose lists hold it).
@@ -130,8 +133,8 @@ extension SingleThreadedStrategy {
     @usableFromInline
     typealias Table = RegistrationTable<Schema, Registration>
 
-    /// Runs `body` as one call of the multiplexer (``SingleThreadedCore/beginCall(of:)``). Release builds do not
-    /// read the core here: in generic code that read would be a copy of it.
+    /// Runs `body` as one call of the multiplexer (``SingleThreadedCore/beginCall(of:)``); release builds check
+    /// nothing, and do not read the core here.
     @discardableResult @inline(__always)
     func confined<Value>(_ body: () -> Value) -> Value {
         #if DEBUG
@@ -144,8 +147,7 @@ extension SingleThreadedStrategy {
     @usableFromInline
     func dispatchesEnded() { announceDeferred() }
 
-    /// Once no dispatch is in flight, announces the deferred change, if the set differs from the set before. Through a
-    /// mutating call, which generic code makes on the core in place: a read through the requirement's getter is a copy.
+    /// Once no dispatch is in flight, announces the deferred change, if the set differs from the set before.
     func announceDeferred() {
         if core.endDeferral() { respondersDidChange?() }
     }
