@@ -5,10 +5,12 @@ import Testing
 /// the target is removed. Both happen with no access to the multiplexer's state open, so the closure, and the deinit
 /// of what it captured, may call the multiplexer. `.ci/run` also runs this in the build that checks exclusivity on the
 /// multiplexers' state (`FANOUT_CHECK_EXCLUSIVITY`), where an access still open would trap.
-@Suite("A bound closure may call the multiplexer when it is made and when it is released")
+@Suite("A bound closure may call the multiplexer when it is made and when it is released", .serialized)
 struct BoundClosureCallbackTests {
     @Test("the bound form's maker and its capture's deinit each read the multiplexer")
     func makerAndReleaseCallBack() throws {
+        CallbackSchema.countsSeenByMaker = []
+        CallbackSchema.countsSeenByRelease = []
         let multiplexer = SelectorDictionaryMultiplexer<CallbackSchema>()
         CallbackSchema.multiplexer = multiplexer
         defer { CallbackSchema.multiplexer = nil }
@@ -19,6 +21,22 @@ struct BoundClosureCallbackTests {
         #expect(target.heard == [1])
         multiplexer.remove(target)
         #expect(CallbackSchema.countsSeenByRelease == [0])
+    }
+
+    @Test("a bound form's maker that adds its own target adds nothing: the outer add registers it, once")
+    func makerAddsItsTarget() throws {
+        let multiplexer = SelectorDictionaryMultiplexer<CallbackSchema>()
+        CallbackSchema.multiplexer = multiplexer
+        CallbackSchema.makerAddsTarget = true
+        defer {
+            CallbackSchema.multiplexer = nil
+            CallbackSchema.makerAddsTarget = false
+        }
+        let target = Echo()
+        multiplexer.add(target)
+        #expect(multiplexer.count == 1)
+        _ = try multiplexer.forward("echo:", arguments: [2])
+        #expect(target.heard == [2])
     }
 }
 
@@ -48,11 +66,13 @@ private enum CallbackSchema: DelegateSchema {
     nonisolated(unsafe) static var multiplexer: SelectorDictionaryMultiplexer<CallbackSchema>?
     nonisolated(unsafe) static var countsSeenByMaker: [Int] = []
     nonisolated(unsafe) static var countsSeenByRelease: [Int] = []
+    nonisolated(unsafe) static var makerAddsTarget = false
 
     static var echo: Message<Self, Int, Void> {
         .init(.echo) { $0.echo($1) }
             .withBoundCall { target in
                 countsSeenByMaker.append(multiplexer?.count ?? -1)
+                if makerAddsTarget { multiplexer?.add(target) }
                 let canary = Canary()
                 return { value in
                     withExtendedLifetime(canary) { target.echo(value) }

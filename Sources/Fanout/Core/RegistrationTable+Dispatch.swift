@@ -19,7 +19,8 @@ extension RegistrationTable {
 }
 
 /// A table strategy (`existentialArray`, `weakArray`, `lifetimeBound`): a ``SingleThreadedStrategy`` whose
-/// dispatches pin its core's table and iterate it in place (a list strategy's dispatches pin their message's list instead).
+/// dispatches pin its core's table and iterate it in place (a list strategy's dispatches pin their message's list
+/// instead).
 extension PinnedArrayOwner
 where Self: SingleThreadedStrategy, PinnedElement == RegistrationTable<Schema, Registration>.Entry {
     /// The table's registrations, which a table strategy's dispatch pins.

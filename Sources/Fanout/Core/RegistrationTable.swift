@@ -165,15 +165,27 @@ internal struct RegistrationTable<Schema: DelegateSchema, Value> {
     internal static func responses(
         of target: Schema.Target, id: ObjectIdentifier, addingTo multiplexer: AnyObject
     ) -> KeySet<Schema.Key>? {
+        let bits: UInt64? = whileAdding(target: id, to: multiplexer) { Schema.respondedMessages(of: target).bits }
+        guard let bits else { return nil }
+        return KeySet(bits: bits)
+    }
+
+    /// Runs `body`, user code about the target whose identity is `id`, as a step of adding it to `multiplexer` on this
+    /// thread: an `add` of the same target to the same multiplexer that `body` makes does nothing, and the outer `add`
+    /// registers it, once.
+    ///
+    /// - Returns: `nil`, without running `body`, when this thread is already adding the target to `multiplexer`.
+    @inline(__always)
+    internal static func whileAdding<Step>(
+        target id: ObjectIdentifier, to multiplexer: AnyObject, _ body: () -> Step
+    ) -> Step? {
         let multiplexerAddress = UnsafeRawPointer(Unmanaged.passUnretained(multiplexer).toOpaque())
         let targetAddress = UnsafeRawPointer(bitPattern: UInt(bitPattern: id))
         var frame = fanout_add_frame()
-        let bits: UInt64? = withUnsafeMutablePointer(to: &frame) { frame in
+        return withUnsafeMutablePointer(to: &frame) { frame in
             guard fanout_add_begin(frame, multiplexerAddress, targetAddress) != 0 else { return nil }
             defer { fanout_add_end(frame) }
-            return Schema.respondedMessages(of: target).bits
+            return body()
         }
-        guard let bits else { return nil }
-        return KeySet(bits: bits)
     }
 }

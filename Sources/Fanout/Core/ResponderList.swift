@@ -139,9 +139,10 @@ extension ResponderList {
         )._withUnsafeGuaranteedRef { $0.value(arguments) }
     }
 
-    /// `forward`'s delivery: calls every closure of `handlers` (the list of a message of `(Arguments) -> Result`) with `arguments`, without
-    /// stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or `nil`. When nothing
-    /// else holds the `answers` of an earlier call, their storage is reused through ``ExistentialLayout``.
+    /// `forward`'s delivery: calls every closure of `handlers` (the list of a message of `(Arguments) -> Result`) with
+    /// `arguments`, without stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or
+    /// `nil`. When nothing else holds the `answers` of an earlier call, their storage is reused through
+    /// ``ExistentialLayout``.
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forward<Arguments, Result, Boxed>(
@@ -215,11 +216,15 @@ extension SingleThreadedStrategy where Registration == Void {
             let capacity = forwarding ? messages.bits.nonzeroBitCount : 0
             withUnsafeTemporaryAllocation(of: AnyObject?.self, capacity: capacity) { closures in
                 if forwarding {
-                    var made = 0
-                    for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
-                        closures.initializeElement(at: made, to: Self.bound(message, to: target))
-                        made += 1
+                    // As a step of this `add`, as `responds(to:)` was: a maker that adds the target does nothing.
+                    let madeAll: Void? = RegistrationTable<Schema, Void>.whileAdding(target: id, to: self) {
+                        var made = 0
+                        for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
+                            closures.initializeElement(at: made, to: Self.bound(message, to: target))
+                            made += 1
+                        }
                     }
+                    guard madeAll != nil else { return }  // this thread is adding it already: `responses` said so
                 }
                 core.table.append((), id: id, messages: messages)
                 var bits = messages.bits
