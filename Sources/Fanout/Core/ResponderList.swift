@@ -107,12 +107,15 @@ extension ResponderList {
     }
 
     /// Appends the handler of `target`, with `bound` (``bound(_:to:)``) or none, to the list in `slot`, creating the
-    /// list if the slot is empty.
+    /// list if the slot is empty; answers whether it created it.
     ///
     /// - Precondition: A filled slot holds this message's list: a schema has one descriptor per message, checked when
     ///   its first multiplexer is made (``SchemaInfo``).
-    static func bind(_ target: Target, id: ObjectIdentifier, bound: AnyObject?, in slot: inout AnyResponderList?) {
+    static func bind(
+        _ target: Target, id: ObjectIdentifier, bound: AnyObject?, in slot: inout AnyResponderList?
+    ) -> Bool {
         let list: ResponderList
+        let isNew = slot == nil
         if let existing = slot {
             list = unsafeDowncast(existing, to: ResponderList.self)
         } else {
@@ -120,6 +123,7 @@ extension ResponderList {
             slot = list
         }
         list.pinned.modify { $0.append(Handler(id: id, target: target, bound: bound)) }
+        return isNew
     }
 
     /// The handlers of a list as a dispatch reads them, pinned.
@@ -220,7 +224,7 @@ extension SingleThreadedStrategy where Registration == Void {
                     let madeAll: Void? = RegistrationTable<Schema, Void>.whileAdding(target: id, to: self) {
                         var made = 0
                         for message in SchemaInfo<Schema>.shared.messages where messages.contains(message.key) {
-                            closures.initializeElement(at: made, to: Self.bound(message, to: target))
+                            closures.initializeElement(at: made, to: ResponderList.bound(message, to: target))
                             made += 1
                         }
                     }
@@ -232,7 +236,7 @@ extension SingleThreadedStrategy where Registration == Void {
                 while bits != 0 {
                     let ordinal = bits.trailingZeroBitCount
                     let bound = forwarding ? closures.moveElement(from: next) : nil
-                    if Self.bind(target, id: id, bound: bound, in: &core.lists[ordinal]),
+                    if ResponderList.bind(target, id: id, bound: bound, in: &core.lists[ordinal]),
                         let list = core.lists[ordinal]
                     {
                         listMade(ordinal, list)
@@ -242,18 +246,6 @@ extension SingleThreadedStrategy where Registration == Void {
                 }
             }
         }
-    }
-
-    private static func bound<M: MessageProtocol<Schema>>(_ message: M, to target: Schema.Target) -> AnyObject {
-        ResponderList.bound(message, to: target)
-    }
-
-    private static func bind(
-        _ target: Schema.Target, id: ObjectIdentifier, bound: AnyObject?, in slot: inout AnyResponderList?
-    ) -> Bool {
-        let isNew = slot == nil
-        ResponderList.bind(target, id: id, bound: bound, in: &slot)
-        return isNew
     }
 
     /// Unregisters `target`, taking it out of its lists.
