@@ -49,6 +49,8 @@ ASSETS = os.path.join(ROOT, "scripts", "report-assets")
 METRICS = ("ns_per_delivery", "ns_per_op_median", "ns_per_op_p10", "ns_per_op_p90", "mallocs_per_op", "bytes_per_op",
            "retains_per_op", "releases_per_op", "cache_misses_per_delivery", "heap_bytes_per_unit",
            "spread_mad_over_median", "samples", "iterations")
+
+
 def history_slice():
     """The history page's rows: the headline benchmark and message (Results/headline.json) at width 16, dense."""
     headline = results_csv.headline()
@@ -362,7 +364,8 @@ def history_page(site, options, out):
         site.write("history.html", "History", "<p class='muted'>No history CSV: <code>scripts/history</code> writes"
                                               " <code>Results/history.csv</code>.</p>")
         return
-    pattern = "^" + "/".join(history_slice().get(c, "[^/]+") for c in results_csv.CASE) + "$"
+    slice_ = history_slice()
+    pattern = "^" + "/".join(slice_.get(c, "[^/]+") for c in results_csv.CASE) + "$"
     shutil.copy(path, os.path.join(out, "data", "history.csv"))
     try:
         fig = quietly(plot.history, path, pattern)
@@ -373,13 +376,13 @@ def history_page(site, options, out):
         quietly(plot.save, fig, os.path.join(out, "plots"), "history")
         chart = figure("history", f"Instructions per message over the commits, {pattern}")
     with open(path, newline="") as handle:
-        chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in history_slice().items())]
+        chosen = [r for r in csv.DictReader(handle) if all(r.get(k) == v for k, v in slice_.items())]
     columns = ["order", "commit", "date", "status", "measurement_changed", "strategy", "mallocs_per_op",
                "retains_per_op", "releases_per_op", "instructions_per_op"]
     body = (f"<p>The gate's counts of every strategy for <code>didScroll</code> at width 16, commit by commit, from"
             f" <code>{html.escape(path)}</code> (<a href='data/history.csv'>the CSV</a>).</p>{chart}"
             f"<h2>The counts ({len(chosen)} rows)</h2>"
-            + data_table(chosen, columns, "data/history.csv", history_slice()))
+            + data_table(chosen, columns, "data/history.csv", slice_))
     site.write("history.html", "History", body)
 
 
@@ -395,6 +398,7 @@ def machines_page(site):
     folder = os.path.join(ROOT, "Results", "records")
     records = sorted(name for name in os.listdir(folder) if name.endswith(".csv")) if os.path.isdir(folder) else []
     machines = []
+    slice_ = results_csv.headline()
     for name in records:
         path = os.path.join(folder, name)
         try:
@@ -402,7 +406,6 @@ def machines_page(site):
         except results_csv.Malformed as error:
             raise ReportError(str(error), status=2) from None
         figures, runs = {}, set()
-        slice_ = results_csv.headline()
         for row in rows:
             if (row["benchmark"], row["message"]) == (slice_["benchmark"], slice_["message"]) \
                     and row["width"] == row["responders"]:
@@ -422,7 +425,7 @@ def machines_page(site):
         for width in widths:
             cells = []
             for cpu, _, mean in machines:
-                figure, floor = mean.get((strategy, width)), mean.get((results_csv.headline()["floor"], width))
+                figure, floor = mean.get((strategy, width)), mean.get((slice_["floor"], width))
                 text = f"{figure / floor:.2f}" if figure and floor else "–"
                 cells.append(cell(text, label=f"{cpu}"))
             if any("–" not in c for c in cells):
