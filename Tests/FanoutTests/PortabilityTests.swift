@@ -20,11 +20,11 @@ struct PortabilityTests {
         #expect(usesLayoutFastPaths == Self.expectsFastPaths)
         // An Any's bytes are read and written directly (forward's arguments and answers) only when probed, and
         // probed only on the fast paths.
-        #expect(ExistentialLayout.isKnown == Self.expectsFastPaths)
+        #expect(anyLayoutIsKnown == Self.expectsFastPaths)
         // forward's answers are written in place only on the fast paths (and, there, only in optimized builds:
         // a debug build's access to the rebound storage holds a second reference).
         var answers = [Any?](repeating: nil, count: 2)
-        let reusable = ExistentialLayout.canReuse(&answers)
+        let reusable = answers.canReuseStorage()
         if !Self.expectsFastPaths { #expect(!reusable) }
     }
 

@@ -146,7 +146,7 @@ extension ResponderList {
     /// `forward`'s delivery: calls every closure of `handlers` (the list of a message of `(Arguments) -> Result`) with
     /// `arguments`, without stopping early, and makes `answers` their answers, each boxed by `box` as a `Boxed` or
     /// `nil`. When nothing else holds the `answers` of an earlier call, their storage is reused through
-    /// ``ExistentialLayout``.
+    /// the layout of `Any` (`ExistentialLayout.swift`).
     @usableFromInline @_alwaysEmitIntoClient
     @inline(__always)
     static func forward<Arguments, Result, Boxed>(
@@ -160,20 +160,20 @@ extension ResponderList {
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
         let count = pinnedHandlers.count
         var index = 0
-        if ExistentialLayout.canReuse(&answers) {
+        if answers.canReuseStorage() {
             let old = answers.count
             answers.withUnsafeMutableBufferPointer { buffer in
                 let slots = buffer.baseAddress!
                 while index < Swift.min(old, count) {
-                    ExistentialLayout.destroy(slots + index, skipping: boxedType)
-                    ExistentialLayout.initialize(
-                        slots + index, to: Self.call(pinnedHandlers, at: index, with: arguments) as Result, boxing: box,
+                    (slots + index).destroyAnswer(skipping: boxedType)
+                    (slots + index).initializeAnswer(
+                        to: Self.call(pinnedHandlers, at: index, with: arguments) as Result, boxing: box,
                         boxedType: boxedType)
                     index &+= 1
                 }
                 var spare = count
                 while spare < old {
-                    ExistentialLayout.destroy(slots + spare, skipping: boxedType)
+                    (slots + spare).destroyAnswer(skipping: boxedType)
                     (slots + spare).initialize(to: nil)
                     spare &+= 1
                 }
