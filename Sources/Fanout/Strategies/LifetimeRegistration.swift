@@ -105,14 +105,10 @@ internal final class HeldTarget<Schema: DelegateSchema> {
     /// first owner's for a target bound to owners. Weak, so that a bag being deallocated reads `nil` here.
     weak var bag: RegistrationBag?
 
-    /// The bags of the owners a target was bound to after the first: the registration ends when the last of ``bag``
-    /// and these goes. Allocated only for a second owner: a pointer, so that a registration with one owner or none
-    /// pays no release for them.
-    private var otherOwners: UnsafeMutablePointer<[Owner]>?
-
-    private struct Owner {
-        weak var bag: RegistrationBag?
-    }
+    /// The bags of the owners a target was bound to after the first, each loaded through a weak reference (`nil`
+    /// once it is being deallocated): the registration ends when the last of ``bag`` and these goes. Allocated only
+    /// for a second owner: a pointer, so that a registration with one owner or none pays no release for them.
+    private var otherOwners: UnsafeMutablePointer<[() -> RegistrationBag?]>?
 
     #if DEBUG
         /// Calls to an `unretained` target on the stack, counted up and back down by nested dispatches, so that a
@@ -192,7 +188,7 @@ internal final class HeldTarget<Schema: DelegateSchema> {
 
     /// Whether `bag` is one of the bags whose deallocation ends the registration.
     func isOwned(by bag: RegistrationBag) -> Bool {
-        self.bag === bag || otherOwners?.pointee.contains { $0.bag === bag } == true
+        self.bag === bag || otherOwners?.pointee.contains { $0() === bag } == true
     }
 
     /// Adds `bag` to the bags whose deallocation ends the registration, once the last goes; `end` runs when it goes.
@@ -200,10 +196,10 @@ internal final class HeldTarget<Schema: DelegateSchema> {
         if self.bag == nil {
             self.bag = bag
         } else if let otherOwners {
-            otherOwners.pointee.append(Owner(bag: bag))
+            otherOwners.pointee.append { [weak bag] in bag }
         } else {
             otherOwners = .allocate(capacity: 1)
-            otherOwners!.initialize(to: [Owner(bag: bag)])
+            otherOwners!.initialize(to: [{ [weak bag] in bag }])
         }
         bag.insert(ObjectIdentifier(self), endedBy: end)
     }
@@ -211,7 +207,7 @@ internal final class HeldTarget<Schema: DelegateSchema> {
     /// An owner's bag is being deallocated: forgets it, and answers whether it was the last.
     func ownerEnded() -> Bool {
         guard let otherOwners else { return true }
-        otherOwners.pointee.removeAll { $0.bag == nil }
+        otherOwners.pointee.removeAll { $0() == nil }
         return bag == nil && otherOwners.pointee.isEmpty
     }
 
@@ -224,7 +220,7 @@ internal final class HeldTarget<Schema: DelegateSchema> {
         // No list or dispatch holds the registration any more: its bags need not end it.
         bag?.remove(ObjectIdentifier(self))
         if let otherOwners {
-            for owner in otherOwners.pointee { owner.bag?.remove(ObjectIdentifier(self)) }
+            for owner in otherOwners.pointee { owner()?.remove(ObjectIdentifier(self)) }
             otherOwners.deinitialize(count: 1)
             otherOwners.deallocate()
         }
