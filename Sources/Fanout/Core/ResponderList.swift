@@ -17,7 +17,7 @@ internal class AnyResponderList {
 
 /// One message's list of responders, in registration order, whatever the message's signature: the storage of
 /// ``ClosureTableMultiplexer`` and ``SelectorDictionaryMultiplexer``, whose lists of different signatures share one
-/// table and one delivery (``deliver(in:while:invoking:)``). The message's signature is known where a handler is
+/// table and one dispatch (`Dispatch.swift`). The message's signature is known where a handler is
 /// bound (``bind(_:to:id:in:forwarding:)``) and where `forward` calls it (``forward(_:to:into:boxing:boxedType:)``).
 ///
 /// A list, once made, stays in its storage's table for the storage's lifetime (removing a target removes its
@@ -35,7 +35,7 @@ internal final class ResponderList<Target>: AnyResponderList, PinnedArrayOwner {
     internal struct Handler {
         @usableFromInline let id: ObjectIdentifier
         /// The target, held strongly.
-        @usableFromInline let target: Target
+        @usableFromInline var target: Target  // `var` only to be lent in place (`lend`); written by `init` alone
         /// The bound closure, an `ImmutableBox` of the message's `(Arguments) -> Result`, or `nil` in a storage that
         /// does not forward: an object, so that a call borrows it from the pinned buffer instead of copying it out.
         @usableFromInline let bound: AnyObject?
@@ -61,30 +61,11 @@ internal final class ResponderList<Target>: AnyResponderList, PinnedArrayOwner {
 
     override func flagDispatches() { pinned.flagDispatches() }
 
-    /// Calls, with `invoke`, the targets of `list` in registration order while `shouldContinue` accepts the
-    /// answers, counting no reference: the pinned buffer (``PinnedArray``) keeps the handlers and their targets alive
-    /// until the dispatch ends, and the list lives as long as its storage, which the caller holds.
-    ///
-    /// - Returns: `true` when this was the last dispatch of the list in flight and they were flagged, or a change
-    ///   retired a buffer during them: the storage then announces a deferred change if no list is in flight.
-    @usableFromInline @_alwaysEmitIntoClient
-    @inline(__always)
-    static func deliver<Result>(
-        in list: Unmanaged<AnyResponderList>, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Target) -> Result
-    ) -> Bool {
+    /// `list`, a list of this target type, as what it is.
+    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
+    static func typed(_ list: Unmanaged<AnyResponderList>) -> Unmanaged<ResponderList> {
         assert(list._withUnsafeGuaranteedRef { $0 is ResponderList }, "a list of another target type")
-        let list = Unmanaged<ResponderList>.fromOpaque(list.toOpaque())
-        let handlers = list.beginDispatch()
-        // The pinned buffer does not change during the dispatch: its count is read once.
-        let count = handlers.count
-        var index = 0
-        while index < count {
-            guard shouldContinue(invoke(handlers[index].target)) else { break }
-            index &+= 1
-        }
-        if list.endDispatchUnchanged() { return false }
-        return list.endDispatchAfterChange()
+        return Unmanaged<ResponderList>.fromOpaque(list.toOpaque())
     }
 }
 
@@ -272,30 +253,4 @@ extension SingleThreadedStrategy where Registration == Void {
 
     @inline(__always)
     func anyResponds(to key: Schema.Key) -> Bool { confined { core.table.responds(to: key) } }
-}
-
-extension Unmanaged where Instance: SingleThreadedStrategy, Instance.Registration == Void {
-    /// A list strategy's ``_TargetCalling`` delivery: calls, with `invoke`, each target of `list`, the list of the
-    /// message in flight, in order, while `shouldContinue` accepts the answers; the multiplexer, held by the caller,
-    /// is borrowed.
-    @usableFromInline @_alwaysEmitIntoClient @inline(__always)
-    internal func deliver<Result>(
-        through list: Unmanaged<AnyResponderList>?, while shouldContinue: (Result) -> Bool,
-        invoking invoke: (Instance.Schema.Target) -> Result
-    ) {
-        beginCall()
-        defer { endCall() }  // a call of the multiplexer, to its end
-        // The list's pin marks the dispatch in flight; the multiplexer counts nothing.
-        if let list,
-            ResponderList<Instance.Schema.Target>.deliver(in: list, while: shouldContinue, invoking: invoke)
-        {
-            Self.dispatchesEnded(self)
-        }
-    }
-
-    /// Tells the multiplexer that a list's last dispatch ended flagged or after a change.
-    @usableFromInline @_alwaysEmitIntoClient @inline(never)
-    internal static func dispatchesEnded(_ storage: Self) {
-        storage._withUnsafeGuaranteedRef { $0.dispatchesEnded() }
-    }
 }

@@ -20,7 +20,7 @@ extension _TargetCalling {
         _ message: Message<Schema, Arguments, Result>, _ arguments: Arguments, while shouldContinue: (Result) -> Bool
     ) {
         callTargets(message.key, while: shouldContinue) {
-            message.invoke($0, arguments)
+            message.body($0, arguments)
         }
     }
 
@@ -87,14 +87,3 @@ extension _TargetCalling {
         _deliver(key, in: multiplexer, while: shouldContinue, invoking: invoke)
     }
 }
-
-/// Calls `body` with `value`, lent in place rather than copied out.
-///
-/// Precondition: nothing writes or destroys `value` until `body` returns, and `body` only reads it. The strategies
-/// lend what a delivery keeps alive: an entry of a single-threaded strategy's pinned buffer (a change copies the
-/// buffer before writing) or a registration's storage (written only when it is made). Other accesses overlap this
-/// formal modification on purpose (a nested delivery lends the same value again; a change during a callback copies
-/// the buffer); they only read, and accesses through an unsafe pointer are not enforced. Not for a value other
-/// threads read at the same time (`concurrent`'s snapshot): ThreadSanitizer reports those accesses as races.
-@usableFromInline @_alwaysEmitIntoClient @inline(__always)
-internal func lend<Value, Result>(_ value: inout Value, to body: (Value) -> Result) -> Result { body(value) }

@@ -40,6 +40,8 @@ public final class ClosureTableMultiplexer<Schema: DelegateSchema>: _TargetCalli
         invoking invoke: (Schema.Target) -> Result
     ) {
         let list = storage._withUnsafeGuaranteedRef { $0.core.lists[key.caseIndex] }.map(Unmanaged.passUnretained)
-        storage.deliver(through: list, while: shouldContinue, invoking: invoke)
+        storage.dispatch(pinning: list.map(ResponderList<Schema.Target>.typed)) { handlers, index in
+            shouldContinue(lend(&handlers[index].target, to: invoke))
+        }
     }
 }

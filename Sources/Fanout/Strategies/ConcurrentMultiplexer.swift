@@ -176,9 +176,15 @@ public final class ConcurrentMultiplexer<Schema: DelegateSchema>: _TargetCalling
         defer { if fanout_reader_exit(published) != 0 { storage._withUnsafeGuaranteedRef { $0.readersLeft() } } }
         snapshot._withUnsafeGuaranteedRef { snapshot in
             snapshot.value.withUnsafeBufferPointer { entries in
-                Table.forEachResponder(to: key, in: entries) { index in
+                let sent = KeySet(key)
+                let count = entries.count
+                var index = 0
+                while true {
+                    while index < count && _slowPath(!entries[index].messages.intersects(sent)) { index &+= 1 }
+                    guard index < count else { return }
                     let target = Unmanaged.passUnretained(entries[index].value)
-                    return shouldContinue(target._withUnsafeGuaranteedRef { invoke($0.value) })
+                    guard shouldContinue(target._withUnsafeGuaranteedRef({ invoke($0.value) })) else { return }
+                    index &+= 1
                 }
             }
         }

@@ -59,9 +59,9 @@ public final class ExistentialArrayMultiplexer<Schema: DelegateSchema>: _TargetC
         _ key: Schema.Key, in storage: Unmanaged<ExistentialArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        storage.dispatch { entries in
-            let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
-            Table.forEachResponder(to: key, in: entries) { shouldContinue(lend(&pinned[$0].value, to: invoke)) }
+        storage.dispatch(pinning: storage) { entries, index in
+            guard _fastPath(entries[index].messages.contains(key)) else { return true }
+            return shouldContinue(lend(&entries[index].value, to: invoke))
         }
     }
 }

@@ -205,23 +205,21 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     ) {
         // A registration that ended during the dispatch has its messages cleared in the pinned entries
         // (`RegistrationTable.silenceEnded(where:)`): the loop's mask says whom to call.
-        storage.dispatch { entries in
-            let pinned = UnsafeMutableBufferPointer(mutating: entries)  // lent to each call, never written
-            Table.forEachResponder(to: key, in: entries) { index in
-                // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place: from
-                // the entry where the schema is concrete, else from the registration's copy (the same target, alive as
-                // long), as reading the entry's optional in generic code copies the entry.
-                if _isConcrete(Schema.self) {
-                    if _fastPath(entries[index].value.owned != nil) {
-                        return shouldContinue(lend(&pinned[index].value.owned!, to: invoke))
-                    }
-                } else if (pinned.baseAddress.unsafelyUnwrapped + index).pointee.value.hold == .strong {
-                    return shouldContinue(lend(&pinned[index].value.stored.pointee, to: invoke))
+        storage.dispatch(pinning: storage) { entries, index in
+            guard _fastPath(entries[index].messages.contains(key)) else { return true }
+            // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place: from the
+            // entry where the schema is concrete, else from the registration's copy (the same target, alive as long),
+            // as reading the entry's optional in generic code copies the entry.
+            if _isConcrete(Schema.self) {
+                if _fastPath(entries[index].value.owned != nil) {
+                    return shouldContinue(lend(&entries[index].value.owned!, to: invoke))
                 }
-                return deliver(
-                    toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, in: storage, while: shouldContinue,
-                    invoking: invoke)
+            } else if (entries.baseAddress.unsafelyUnwrapped + index).pointee.value.hold == .strong {
+                return shouldContinue(lend(&entries[index].value.stored.pointee, to: invoke))
             }
+            return deliver(
+                toHeldApart: entries.baseAddress.unsafelyUnwrapped + index, in: storage, while: shouldContinue,
+                invoking: invoke)
         }
     }
 

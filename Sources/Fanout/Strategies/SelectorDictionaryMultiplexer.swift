@@ -60,7 +60,9 @@ public final class SelectorDictionaryMultiplexer<Schema: DelegateSchema>: _Targe
         invoking invoke: (Schema.Target) -> Result
     ) {
         let list = storage._withUnsafeGuaranteedRef { $0.handlers(for: key) }
-        storage.deliver(through: list, while: shouldContinue, invoking: invoke)
+        storage.dispatch(pinning: list.map(ResponderList<Schema.Target>.typed)) { handlers, index in
+            shouldContinue(lend(&handlers[index].target, to: invoke))
+        }
     }
 
     /// The handlers of the message named `key`: one dictionary probe on average, hashing no characters.

@@ -88,12 +88,11 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
         _ key: Schema.Key, in storage: Unmanaged<WeakArrayMultiplexer>, while shouldContinue: (Result) -> Bool,
         invoking invoke: (Schema.Target) -> Result
     ) {
-        storage.dispatch { entries in  // the buffer pinned, to the end
-            Table.forEachResponder(to: key, in: entries) { index in
-                // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
-                Unmanaged.passUnretained(entries[index].value).callRetained(
-                    while: shouldContinue, invoking: invoke, ifGone: storage.dropGoneTargetsWhenDispatchesEnd)
-            }
+        storage.dispatch(pinning: storage) { entries, index in
+            guard _fastPath(entries[index].messages.contains(key)) else { return true }
+            // Borrowed from the pinned buffer, which keeps it alive: read as `Unmanaged`, it is not retained.
+            return Unmanaged.passUnretained(entries[index].value).callRetained(
+                while: shouldContinue, invoking: invoke, ifGone: storage.dropGoneTargetsWhenDispatchesEnd)
         }
     }
 }
