@@ -1,14 +1,15 @@
-/// The dispatch of every single-threaded strategy, in one function: a call of the multiplexer over one pinned array.
+/// The typed delivery of every single-threaded strategy, in one function: a call of the multiplexer over one pinned
+/// array. (`selectorDictionary`'s `forward` pins its list in `ResponderList.forward`, which collects the answers.)
 extension Unmanaged where Instance: SingleThreadedStrategy {
     /// A dispatch of the multiplexer, which the caller holds, over the array of `owner`: the table's, for a table
     /// strategy, or the list of the message in flight (`nil` when no target responds to it yet). Begins a call of the
     /// multiplexer and pins the array; calls `call` with the pinned elements and the index of each, in order, while
-    /// it returns `true`; then unpins the array and ends the call, or, when a change retired a buffer or flagged the
-    /// dispatch meanwhile, ends both out of line (``endDispatchAndCall(pinning:)``).
+    /// it returns `true`; then unpins the array and ends the call, or, when another dispatch is in flight or a change
+    /// retired a buffer or flagged the dispatch meanwhile, ends both out of line (``endDispatchAndCall(pinning:)``).
     ///
-    /// The pinned buffer keeps every element, and so every target, alive until the end: `call` lends what it reads
-    /// (``lend(_:to:)``) and writes nothing. Nothing is retained: the caller holds the multiplexer, and the multiplexer
-    /// its table and its lists.
+    /// The pinned buffer keeps every element, and so every target, alive until the end: `call` reads the elements in
+    /// place (it lends a target, ``lend(_:to:)``, or retains one for its call) and writes nothing. Nothing is
+    /// retained: the caller holds the multiplexer, and the multiplexer its table and its lists.
     @usableFromInline @_alwaysEmitIntoClient @inline(__always)
     func dispatch<Owner: PinnedArrayOwner>(
         pinning owner: Unmanaged<Owner>?,

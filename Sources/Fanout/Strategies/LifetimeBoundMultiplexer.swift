@@ -204,7 +204,7 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
         invoking invoke: (Schema.Target) -> Result
     ) {
         // A registration that ended during the dispatch has its messages cleared in the pinned entries
-        // (`RegistrationTable.silenceEnded(where:)`): the loop's mask says whom to call.
+        // (`RegistrationTable.silenceEnded(where:)`): the skip test below says whom to call.
         storage.dispatch(pinning: storage) { entries, index in
             guard _fastPath(entries[index].messages.contains(key)) else { return true }
             // Bound to an owner: the entry owns the target, and the pinned buffer the entry. Read in place: from the
