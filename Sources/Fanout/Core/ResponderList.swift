@@ -135,7 +135,7 @@ extension ResponderList {
         boxedType: Boxed.Type
     ) {
         // Pinned, as for a dispatch: the callbacks may change the list.
-        let list = handlers.map { Unmanaged<ResponderList>.fromOpaque(Unmanaged.passUnretained($0).toOpaque()) }
+        let list = handlers.map { typed(.passUnretained(unsafeDowncast($0, to: AnyResponderList.self))) }
         let pinned = list.map { $0.beginDispatch() }
         defer { if let list, !list.endDispatchUnchanged() { _ = list.endDispatchAfterChange() } }
         let pinnedHandlers = pinned ?? PinnedHandlers(start: nil, count: 0)
