@@ -61,7 +61,7 @@ where
     Instance.PinnedElement == RegistrationTable<Instance.Schema, Instance.Registration>.Entry
 {
     /// A dispatch found a registered target gone: a change, deferred so that the last dispatch to end drops it and
-    /// announces it (``SingleThreadedStrategy/endDispatches(dropping:)``).
+    /// announces it (``SingleThreadedStrategy/dispatchesEnded()``).
     @usableFromInline @inline(never)
     func dropGoneTargetsWhenDispatchesEnd() {
         _withUnsafeGuaranteedRef {

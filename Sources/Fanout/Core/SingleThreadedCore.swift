@@ -84,6 +84,12 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
         lists[ordinal].map(Unmanaged.passUnretained)
     }
 
+    /// Whether a change is deferred and no dispatch is in flight any more. Mutating, so that code generic over the
+    /// strategy reads the core in place.
+    mutating func isDeferralOver() -> Bool {
+        deferredAnnouncement != nil && !isDispatching
+    }
+
     /// Once no dispatch is in flight, ends the deferral of a change: whether the responding set now differs from the
     /// set before it, and so is to be announced.
     @usableFromInline
@@ -109,9 +115,9 @@ internal protocol SingleThreadedStrategy: Multiplexing {
 
     var core: SingleThreadedCore<Schema, Registration> { get set }
 
-    /// The last dispatch in flight ended flagged, or after a change retired its buffer: announces the deferred
-    /// change, if any, once no dispatch is in flight.
-    func dispatchesEnded()
+    /// Drops the registrations whose targets a dispatch found dead, giving back their memory and nothing else: no
+    /// user code. None by default: a strategy that holds its targets strongly finds none dead.
+    func dropDeadTargets()
 }
 
 extension Unmanaged where Instance: SingleThreadedStrategy {
@@ -145,20 +151,16 @@ extension SingleThreadedStrategy {
     }
 
     @usableFromInline
-    func dispatchesEnded() { announceDeferred() }
+    func dropDeadTargets() {}
 
-    /// Once no dispatch is in flight, announces the deferred change, if the set differs from the set before.
-    func announceDeferred() {
+    /// The last dispatch in flight ended flagged, or after a change retired its buffer: once no dispatch is in
+    /// flight, drops the targets found dead (finding one is a change, deferred), then announces the deferred change
+    /// once, if the set differs from the set before.
+    @usableFromInline
+    func dispatchesEnded() {
+        guard core.isDeferralOver() else { return }
+        confined { dropDeadTargets() }
         if core.endDeferral() { respondersDidChange?() }
-    }
-
-    /// ``dispatchesEnded()`` of a strategy whose dispatches find dead targets: when a change is deferred (a target
-    /// found dead is one), drops the dead targets with `drop`, then announces the change once.
-    @inline(__always)
-    func endDispatches(dropping drop: () -> Void) {
-        guard core.deferredAnnouncement != nil && !core.isDispatching else { return }
-        drop()
-        announceDeferred()
     }
 
     /// Runs `change`, a call that may change the registrations, then announces a change of the responding set.

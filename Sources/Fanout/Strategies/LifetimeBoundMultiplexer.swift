@@ -170,18 +170,13 @@ public final class LifetimeBoundMultiplexer<Schema: DelegateSchema>: _TargetCall
     }
 
     /// Drops the weak registrations whose targets are dead, giving back their memory and nothing else: no user code.
-    private func dropDeadTargets() {
+    /// (A holder's registration is ended by its bag.)
+    @usableFromInline
+    func dropDeadTargets() {
         guard weaklyHeld > 0 else { return }
         let before = core.table.count
         core.table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
         weaklyHeld -= before - core.table.count
-    }
-
-    /// The last dispatch in flight ended after one found a target gone: drops the dead weakly held ones (a holder's
-    /// registration is ended by its bag), and announces the change (with any made during the dispatches) once.
-    @usableFromInline
-    func dispatchesEnded() {
-        endDispatches { confined { dropDeadTargets() } }
     }
 
     /// Whether any live registered target responds to `key`: weakly held targets are loaded, and a holder may be

@@ -61,14 +61,9 @@ public final class WeakArrayMultiplexer<Schema: DelegateSchema>: _TargetCalling,
     }
 
     /// Drops the registrations whose targets are dead, giving back their memory and nothing else: no user code.
-    private func dropDeadTargets() {
-        core.table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
-    }
-
-    /// The last dispatch in flight ended after one found a dead target: drops it and announces the change, once.
     @usableFromInline
-    func dispatchesEnded() {
-        endDispatches { confined { dropDeadTargets() } }
+    func dropDeadTargets() {
+        core.table.removeAll { $0.isDeadWeakReference }  // a closure: a key path to a generic class's member allocates
     }
 
     /// Whether any live registered target responds to `key`.
