@@ -90,11 +90,12 @@ internal struct SingleThreadedCore<Schema: DelegateSchema, Registration> {
         deferredAnnouncement != nil && !isDispatching
     }
 
-    /// Once no dispatch is in flight, ends the deferral of a change: whether the responding set now differs from the
-    /// set before it, and so is to be announced.
-    @usableFromInline
+    /// Ends the deferral of a change: whether the responding set now differs from the set before it, and so is to be
+    /// announced.
+    ///
+    /// - Precondition: No dispatch is in flight (``isDeferralOver()``).
     mutating func endDeferral() -> Bool {
-        guard let before = deferredAnnouncement, !isDispatching else { return false }
+        guard let before = deferredAnnouncement else { return false }
         deferredAnnouncement = nil
         return table.respondingBits != before
     }
@@ -115,8 +116,10 @@ internal protocol SingleThreadedStrategy: Multiplexing {
 
     var core: SingleThreadedCore<Schema, Registration> { get set }
 
-    /// Drops the registrations whose targets a dispatch found dead, giving back their memory and nothing else: no
-    /// user code. None by default: a strategy that holds its targets strongly finds none dead.
+    /// Drops the registrations whose targets are dead, giving back their memory and nothing else: it runs no user
+    /// code and announces nothing (its caller does). Called inside ``confined(_:)``, with no access to `core` open,
+    /// by ``dispatchesEnded()`` and by the strategy's own `count`. None by default: a strategy that holds its targets
+    /// strongly finds none dead.
     func dropDeadTargets()
 }
 
@@ -154,8 +157,10 @@ extension SingleThreadedStrategy {
     func dropDeadTargets() {}
 
     /// The last dispatch in flight ended flagged, or after a change retired its buffer: once no dispatch is in
-    /// flight, drops the targets found dead (finding one is a change, deferred), then announces the deferred change
-    /// once, if the set differs from the set before.
+    /// flight and a change is deferred, drops the dead targets (a dispatch that finds one defers a change,
+    /// `dropGoneTargetsWhenDispatchesEnd()`), then announces the deferred change once, if the set differs from the
+    /// set before. Not a requirement, and so not for a strategy to declare: generic code would not call its own;
+    /// ``dropDeadTargets()`` is what a strategy adds.
     @usableFromInline
     func dispatchesEnded() {
         guard core.isDeferralOver() else { return }
